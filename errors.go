@@ -1,0 +1,122 @@
+package promptfmt
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// ParseError is the one positioned error of every format in this module.
+// Line and Col are 1-based (Col counts bytes, as Go's own tools do); Offset
+// is the 0-based byte offset into the source. Use errors.As to get it.
+type ParseError struct {
+	Format string // format name: "prompty", "stf", ...
+	Line   int
+	Col    int
+	Offset int
+	Msg    string
+	Err    error // underlying cause, if any
+}
+
+// Error reads "format:line:col: message", e.g.
+// "stf:12:3: unterminated block comment".
+func (e *ParseError) Error() string {
+	msg := e.Msg
+	if e.Err != nil {
+		if msg == "" {
+			msg = e.Err.Error()
+		} else {
+			msg += ": " + e.Err.Error()
+		}
+	}
+	if e.Line == 0 {
+		return e.Format + ": " + msg
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Format, e.Line, e.Col, msg)
+}
+
+// Unwrap returns the underlying cause.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Errorf returns a ParseError at byte offset off of src.
+func Errorf(format string, src []byte, off int, msgFormat string, args ...any) *ParseError {
+	line, col := Position(src, off)
+	return &ParseError{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, args...)}
+}
+
+// Warning is a non-fatal finding of a parser, positioned like a ParseError.
+// Libraries return warnings on the Document; they never print them.
+type Warning struct {
+	Format string `json:"format"`
+	Line   int    `json:"line"`
+	Col    int    `json:"col"`
+	Offset int    `json:"offset"`
+	Msg    string `json:"message"`
+}
+
+// Warnf returns a Warning at byte offset off of src.
+func Warnf(format string, src []byte, off int, msgFormat string, args ...any) Warning {
+	line, col := Position(src, off)
+	return Warning{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, args...)}
+}
+
+// String reads like a ParseError: "format:line:col: message".
+func (w Warning) String() string {
+	return (&ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Msg: w.Msg}).Error()
+}
+
+// Position returns the 1-based line and byte column of offset off in src.
+// Lines end at LF, CRLF or a lone CR, as editors count them.
+func Position(src []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(src))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue // the LF ends this line
+			}
+			line, start = line+1, i+1
+		}
+	}
+	return line, off - start + 1
+}
+
+// CheckUTF8 returns a ParseError at the first byte of src that is not valid
+// UTF-8, or nil when src is valid.
+func CheckUTF8(format string, src []byte) error {
+	if utf8.Valid(src) {
+		return nil
+	}
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return Errorf(format, src, i, "invalid UTF-8 (byte 0x%02x)", src[i])
+		}
+		i += n
+	}
+	return nil
+}
+
+// UnsupportedError is what a writer returns for something its format cannot
+// express; it never drops such a thing silently. Several are joined with
+// errors.Join, one for each thing.
+type UnsupportedError struct {
+	Format  string
+	Message int // 0-based index of the message, -1 for the document itself
+	Line    int // the message's source line, 0 when unknown
+	What    string
+}
+
+// Error reads "prompty: message 2 (line 14): an image part cannot be expressed".
+func (e *UnsupportedError) Error() string {
+	where := "document"
+	if e.Message >= 0 {
+		where = fmt.Sprintf("message %d", e.Message+1)
+		if e.Line > 0 {
+			where += fmt.Sprintf(" (line %d)", e.Line)
+		}
+	}
+	return fmt.Sprintf("%s: %s: %s", e.Format, where, e.What)
+}

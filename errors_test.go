@@ -1,0 +1,64 @@
+package promptfmt
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
+
+func TestPosition(t *testing.T) {
+	src := []byte("ab\ncd\r\nef\rgh")
+	for _, tc := range []struct{ off, line, col int }{
+		{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {6, 2, 4}, {7, 3, 1}, {10, 4, 1}, {12, 4, 3}, {99, 4, 3},
+	} {
+		line, col := Position(src, tc.off)
+		if line != tc.line || col != tc.col {
+			t.Errorf("Position(%d) = %d:%d, want %d:%d", tc.off, line, col, tc.line, tc.col)
+		}
+	}
+}
+
+func TestParseErrorFormat(t *testing.T) {
+	err := error(Errorf("stf", []byte("a\nbc /*"), 5, "unterminated block comment"))
+	if got := err.Error(); got != "stf:2:4: unterminated block comment" {
+		t.Errorf("Error() = %q", got)
+	}
+	var pe *ParseError
+	if !errors.As(fmt.Errorf("wrapped: %w", err), &pe) || pe.Offset != 5 {
+		t.Errorf("errors.As failed: %v", pe)
+	}
+	cause := errors.New("boom")
+	e2 := &ParseError{Format: "pdl", Msg: "schema", Err: cause}
+	if e2.Error() != "pdl: schema: boom" || !errors.Is(e2, cause) {
+		t.Errorf("unpositioned error = %q", e2.Error())
+	}
+}
+
+func TestCheckUTF8(t *testing.T) {
+	if err := CheckUTF8("x", []byte("héllo")); err != nil {
+		t.Fatal(err)
+	}
+	err := CheckUTF8("prompty", []byte("ok\nab\xffc"))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Offset != 5 || pe.Line != 2 || pe.Col != 3 {
+		t.Fatalf("CheckUTF8 = %v", err)
+	}
+	if err.Error() != "prompty:2:3: invalid UTF-8 (byte 0xff)" {
+		t.Errorf("message = %q", err)
+	}
+}
+
+func TestUnsupportedError(t *testing.T) {
+	for _, tc := range []struct {
+		e    UnsupportedError
+		want string
+	}{
+		{UnsupportedError{"prompty", 1, 14, "an image part cannot be expressed"}, "prompty: message 2 (line 14): an image part cannot be expressed"},
+		{UnsupportedError{"promptfile", 0, 0, "x"}, "promptfile: message 1: x"},
+		{UnsupportedError{"pdl", -1, 0, "two schemas"}, "pdl: document: two schemas"},
+	} {
+		if got := tc.e.Error(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

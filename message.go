@@ -1,0 +1,245 @@
+// Package promptfmt is the shared model that every format package of this
+// module reads into and writes from: a Document holds Messages, a Message
+// holds ContentParts. The package knows no format; the formats live in the
+// subpackages prompty, stf, prapti, pdl and promptfile, each with the same
+// face:
+//
+//	Parse(src []byte, opts ...Option) (*promptfmt.Document, error)
+//	Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error
+//
+// Conventions every format follows:
+//
+//   - A message with no content has exactly one text part whose value is "".
+//   - Messages that are in a file but never sent to a model (hidden roles,
+//     whose name starts with "_", and disabled messages) stay in the Document;
+//     [Document.LLMMessages] returns exactly what a model receives.
+//   - Input must be UTF-8; bad input is a [*ParseError] with its position.
+//     Non-fatal findings are [Warning]s on the Document, never printed.
+package promptfmt
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+)
+
+// Kind names what a ContentPart holds.
+type Kind string
+
+// The content kinds. Value holds text for KindText, a URL or base64 data for
+// the media kinds, JSON arguments for KindToolCall and the result text for
+// KindToolResult.
+const (
+	KindText       Kind = "text"
+	KindImage      Kind = "image"
+	KindAudio      Kind = "audio"
+	KindFile       Kind = "file"
+	KindToolCall   Kind = "tool_call"
+	KindToolResult Kind = "tool_result"
+)
+
+// ContentPart is one piece of a message's content.
+type ContentPart struct {
+	Kind      Kind   `json:"kind"`
+	Value     string `json:"value"`
+	MediaType string `json:"mediaType,omitempty"` // e.g. image/png, for media parts
+	Detail    string `json:"detail,omitempty"`    // image detail hint (low, high, auto)
+	ID        string `json:"id,omitempty"`        // tool call id, for tool parts
+	ToolName  string `json:"toolName,omitempty"`  // tool name, for tool parts
+}
+
+// Text returns a text part holding s.
+func Text(s string) ContentPart { return ContentPart{Kind: KindText, Value: s} }
+
+// Message is one turn of a conversation.
+//
+// Role is any string; each format decides which roles it accepts. Metadata
+// holds what the format attaches to a message beyond role, name and content
+// (attributes, ids, configuration); its values are JSON-like: string, bool,
+// int64, float64, nil, []any and map[string]any.
+type Message struct {
+	Role     string         `json:"role"`
+	Name     string         `json:"name,omitempty"`
+	Content  []ContentPart  `json:"content"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Disabled marks a message that is kept in the file but switched off
+	// (Prapti's "### //@user:"); it never reaches a model.
+	Disabled bool `json:"disabled,omitempty"`
+	// Line is the 1-based line of the message's start in the parsed source,
+	// 0 when unknown. It is not part of the message's value: Equal ignores it.
+	Line int `json:"-"`
+}
+
+// NewMessage returns a message of the given role with one text part.
+func NewMessage(role, text string) Message {
+	return Message{Role: role, Content: []ContentPart{Text(text)}}
+}
+
+// Hidden reports whether the message's role marks it as never sent to a
+// model: roles starting with "_", such as Prapti's "_head".
+func (m *Message) Hidden() bool { return strings.HasPrefix(m.Role, "_") }
+
+// Text returns the concatenated values of the message's text parts.
+func (m *Message) Text() string {
+	if len(m.Content) == 1 && m.Content[0].Kind == KindText {
+		return m.Content[0].Value
+	}
+	var b strings.Builder
+	for _, p := range m.Content {
+		if p.Kind == KindText {
+			b.WriteString(p.Value)
+		}
+	}
+	return b.String()
+}
+
+// Clone returns a deep copy of m: changing the copy's content or metadata
+// leaves m alone.
+func (m Message) Clone() Message {
+	if m.Content != nil {
+		m.Content = append([]ContentPart(nil), m.Content...)
+	}
+	if m.Metadata != nil {
+		m.Metadata = cloneValue(m.Metadata).(map[string]any)
+	}
+	return m
+}
+
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, x := range v {
+			c[k] = cloneValue(x)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = cloneValue(x)
+		}
+		return c
+	}
+	return v
+}
+
+// MarshalJSON writes the message in the shape the command prints:
+// {"role":"user","name":"Ross","content":[{"kind":"text","value":"Hi"}]},
+// with content always an array, never null.
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message // plain has no MarshalJSON, so this does not recurse
+	if m.Content == nil {
+		m.Content = []ContentPart{}
+	}
+	return json.Marshal(plain(m))
+}
+
+// Document is one parsed file.
+type Document struct {
+	// Meta is what the file says about the whole document: front matter,
+	// head configuration, a schema, STF metadata. Nil when there is none.
+	Meta     map[string]any `json:"meta,omitempty"`
+	Messages []Message      `json:"messages"`
+	// Warnings are non-fatal findings of the parser, in source order.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// MarshalJSON writes messages as an array even when there are none.
+func (d Document) MarshalJSON() ([]byte, error) {
+	type plain Document
+	if d.Messages == nil {
+		d.Messages = []Message{}
+	}
+	return json.Marshal(plain(d))
+}
+
+// LLMMessages returns exactly the messages a model receives: every message
+// but hidden and disabled ones, in order. The result is never nil.
+func (d *Document) LLMMessages() []Message {
+	out := make([]Message, 0, len(d.Messages))
+	for _, m := range d.Messages {
+		if !m.Disabled && !m.Hidden() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Equal reports whether two documents hold the same value: the same Meta and
+// the same messages. Source lines and warnings are ignored, and a nil map
+// equals an empty one.
+func Equal(a, b *Document) bool {
+	return equalMaps(a.Meta, b.Meta) && EqualMessages(a.Messages, b.Messages)
+}
+
+// EqualMessages reports whether two message lists hold the same values,
+// ignoring source lines; a nil Metadata equals an empty one.
+func EqualMessages(a, b []Message) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if x.Role != y.Role || x.Name != y.Name || x.Disabled != y.Disabled ||
+			len(x.Content) != len(y.Content) || !equalMaps(x.Metadata, y.Metadata) {
+			return false
+		}
+		for j := range x.Content {
+			if x.Content[j] != y.Content[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func equalMaps(a, b map[string]any) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// NotJSONLike returns the path (".key[2]") of the first value in v that is
+// not one of the model's JSON-like types (string, bool, ints, floats, nil,
+// []any, map[string]any), or "" when there is none. Writers use it to
+// refuse metadata they could not read back.
+func NotJSONLike(v any) string {
+	return notJSONLike(v, "")
+}
+
+func notJSONLike(v any, path string) string {
+	switch v := v.(type) {
+	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return ""
+	case map[string]any:
+		for _, k := range sortedKeys(v) {
+			if p := notJSONLike(v[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+		return ""
+	case []any:
+		for i, x := range v {
+			if p := notJSONLike(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
+	if path == "" {
+		return "."
+	}
+	return path
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

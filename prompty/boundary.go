@@ -1,0 +1,255 @@
+package prompty
+
+import (
+	"strconv"
+	"strings"
+)
+
+// roles are the roles a boundary line may name, lower case.
+var roles = [...]string{"system", "user", "assistant", "developer", "tool"}
+
+// attr is one attribute of a boundary line, in source order.
+type attr struct {
+	key    string
+	value  any // string, bool, int64 or float64
+	quoted bool
+}
+
+// marker is a recognised boundary line.
+type marker struct {
+	role  string
+	attrs []attr
+	col   int // byte offset in the line of the first non-blank character
+}
+
+// isBlank reports the blanks a boundary line may carry around its tokens:
+// ASCII white space other than line breaks (RE2's \s, plus VT).
+func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
+
+func isWord(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// parseMarker recognises a boundary line (without its line break). ok is
+// false for an ordinary content line; bad is non-empty when the line has the
+// shape role[...]: but an attribute block that does not parse, so the caller
+// can warn that it is read as content. One pass over the line, no
+// backtracking: adversarial attribute blocks cost linear time.
+func parseMarker(line string) (m marker, ok bool, bad string) {
+	// Cheapest rejection first: a boundary line ends with ':' (and blanks).
+	end := len(line)
+	for end > 0 && isBlank(line[end-1]) {
+		end--
+	}
+	if end == 0 || line[end-1] != ':' {
+		return m, false, ""
+	}
+	i := 0
+	for i < end && isBlank(line[i]) {
+		i++
+	}
+	m.col = i
+	if i < end && line[i] == '#' {
+		i++
+		for i < end && isBlank(line[i]) {
+			i++
+		}
+	}
+	start := i
+	for i < end && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
+		i++
+	}
+	for _, r := range roles {
+		if strings.EqualFold(line[start:i], r) {
+			m.role = r
+			break
+		}
+	}
+	if m.role == "" {
+		return m, false, ""
+	}
+	if i < end && line[i] == '[' {
+		j, attrs, err := parseAttrs(line[:end-1], i+1)
+		if err != "" {
+			return m, false, err
+		}
+		m.attrs, i = attrs, j
+	}
+	for i < end-1 && isBlank(line[i]) {
+		i++
+	}
+	if i != end-1 { // something other than blanks before the final ':'
+		if len(m.attrs) > 0 {
+			return m, false, "unexpected text after the attribute block"
+		}
+		return m, false, ""
+	}
+	return m, true, ""
+}
+
+// parseAttrs reads `k=v, k2="v 2"` from s[i:] up to the closing ']' and
+// returns the index after it.
+func parseAttrs(s string, i int) (int, []attr, string) {
+	var attrs []attr
+	var seen map[string]bool // for long blocks; short ones search attrs
+	skip := func() {
+		for i < len(s) && isBlank(s[i]) {
+			i++
+		}
+	}
+	for {
+		skip()
+		k := i
+		for i < len(s) && isWord(s[i]) {
+			i++
+		}
+		if k == i {
+			return i, nil, "expected an attribute name"
+		}
+		key := s[k:i]
+		if dup(attrs, &seen, key) {
+			return i, nil, "attribute " + key + " is given twice"
+		}
+		skip()
+		if i == len(s) || s[i] != '=' {
+			return i, nil, "attribute " + key + " has no '='"
+		}
+		i++
+		skip()
+		a := attr{key: key}
+		if i < len(s) && s[i] == '"' {
+			var b strings.Builder
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+			if i == len(s) {
+				return i, nil, "attribute " + key + " has an unterminated quoted value"
+			}
+			i++
+			skip()
+			a.value, a.quoted = b.String(), true
+		} else {
+			v := i
+			for i < len(s) && s[i] != ',' && s[i] != ']' && s[i] != '"' {
+				i++
+			}
+			if i < len(s) && s[i] == '"' {
+				return i, nil, "attribute " + key + " has a quote inside an unquoted value"
+			}
+			raw := strings.TrimRight(s[v:i], " \t\f\v")
+			if key == "name" || key == "nonce" {
+				a.value = raw
+			} else {
+				a.value = coerce(raw)
+			}
+		}
+		attrs = append(attrs, a)
+		if i == len(s) {
+			return i, nil, "attribute block has no closing ']'"
+		}
+		switch s[i] {
+		case ']':
+			return i + 1, attrs, ""
+		case ',':
+			i++
+			skip()
+			if i < len(s) && s[i] == ']' { // trailing comma
+				return i + 1, attrs, ""
+			}
+		default:
+			return i, nil, "expected ',' or ']' after attribute " + key
+		}
+	}
+}
+
+func dup(attrs []attr, seen *map[string]bool, key string) bool {
+	if len(attrs) < 8 {
+		for _, a := range attrs {
+			if a.key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[string]bool, 16)
+		for _, a := range attrs {
+			(*seen)[a.key] = true
+		}
+	}
+	if (*seen)[key] {
+		return true
+	}
+	(*seen)[key] = true
+	return false
+}
+
+// coerce turns an unquoted attribute value into a bool, int64 or float64
+// when it is spelled as one, else keeps the string. Only JSON number syntax
+// counts, so nothing is lost: "007", "+1", "1_000", "inf" and integers too
+// large for int64 stay strings.
+func coerce(s string) any {
+	switch {
+	case strings.EqualFold(s, "true"):
+		return true
+	case strings.EqualFold(s, "false"):
+		return false
+	}
+	isInt, ok := numberSyntax(s)
+	if !ok {
+		return s
+	}
+	if isInt {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n
+		}
+		return s
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f
+	}
+	return s // out of float64 range
+}
+
+// numberSyntax reports whether s is a JSON number, and whether it is an
+// integer (no fraction, no exponent).
+func numberSyntax(s string) (isInt, ok bool) {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	d0 := i
+	if n := digits(); n == 0 || n > 1 && s[d0] == '0' {
+		return false, false
+	}
+	isInt = true
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false, false
+		}
+		isInt = false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false, false
+		}
+		isInt = false
+	}
+	return isInt, i == len(s)
+}

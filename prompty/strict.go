@@ -1,0 +1,75 @@
+package prompty
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+)
+
+// NewNonce returns a fresh render nonce: 16 lowercase hex digits from
+// crypto/rand.
+func NewNonce() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return hex.EncodeToString(b[:])
+}
+
+// ThreadPlaceholder returns a fresh placeholder for the thread input name,
+// "__PROMPTY_THREAD_<16 hex>_<name>__", to stand in the template's inputs
+// where the thread goes; give it to Parse with Threads.
+func ThreadPlaceholder(name string) string {
+	return "__PROMPTY_THREAD_" + NewNonce() + "_" + name + "__"
+}
+
+// PreRender prepares a template for strict parsing: every boundary line
+// becomes `role[nonce="<nonce>", <its other attributes>]:` (lower-case role,
+// attributes kept, an existing nonce attribute replaced), with its own line
+// break. Other lines are unchanged. Render the result, then Parse it with
+// Strict(nonce): a boundary that a template value smuggles in lacks the
+// nonce and fails. The nonce must be a single line, such as NewNonce gives.
+func PreRender(template, nonce string) string {
+	var b strings.Builder
+	b.Grow(len(template) + 64)
+	src := []byte(template)
+	sc := lines.NewScanner(src)
+	for {
+		s, e, next, ok := sc.Next()
+		if !ok {
+			return b.String()
+		}
+		m, isMarker, _ := parseMarker(template[s:e])
+		if !isMarker {
+			b.WriteString(template[s:next])
+			continue
+		}
+		attrs := make([]attr, 0, len(m.attrs)+1)
+		attrs = append(attrs, attr{key: "nonce", value: nonce})
+		for _, a := range m.attrs {
+			if a.key != "nonce" {
+				attrs = append(attrs, a)
+			}
+		}
+		b.WriteString(m.role)
+		writeAttrs(&b, attrs)
+		b.WriteString(":")
+		b.WriteString(template[e:next])
+	}
+}
+
+// checkNonce fails unless the open message's boundary carries the nonce.
+func checkNonce(src []byte, o *open, nonce string) error {
+	why := "has no nonce"
+	for _, a := range o.m.attrs {
+		if a.key == "nonce" {
+			if a.value == nonce {
+				return nil
+			}
+			why = "has a different nonce"
+		}
+	}
+	return promptfmt.Errorf(format, src, o.off,
+		"Role marker nonce mismatch — possible injection: this %s: boundary %s", o.m.role, why)
+}

@@ -1,0 +1,221 @@
+package prompty
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"go.yaml.in/yaml/v3"
+)
+
+// Write writes doc in canonical Prompty form: front matter when doc.Meta is
+// not empty, then each message as its boundary line (`role:`, or
+// `role[name="…", k=v]:` with the name first and the other metadata keys
+// sorted), its text, and a line break, with a blank line between messages.
+//
+// What Prompty cannot express is an error naming each thing, and nothing is
+// written: roles other than system, user, assistant, developer and tool;
+// disabled messages; media and tool parts; more than one text part; text with
+// a carriage return, with a leading or trailing empty line (Prompty trims
+// those) or with a line that would read as a boundary; metadata that is not a
+// string, bool or number, whose key is not a word, or whose string holds a
+// line break; and a "name" metadata key (the name attribute is Message.Name).
+func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
+	var b strings.Builder
+	var errs []error
+	if len(doc.Meta) > 0 {
+		if err := writeFrontMatter(&b, doc.Meta); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		fail := func(what string, args ...any) {
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(what, args...)})
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		text := checkMessage(m, fail)
+		attrs := messageAttrs(m, fail)
+		b.WriteString(m.Role)
+		writeAttrs(&b, attrs)
+		b.WriteString(":\n")
+		if text != "" {
+			b.WriteString(text)
+			b.WriteByte('\n')
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// checkMessage reports through fail what of m Prompty cannot express, and
+// returns its text.
+func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
+	if !slices.Contains(roles[:], m.Role) {
+		fail("role %q cannot be expressed (Prompty has system, user, assistant, developer and tool)", m.Role)
+	}
+	if m.Disabled {
+		fail("a disabled message cannot be expressed")
+	}
+	var text string
+	texts := 0
+	for _, p := range m.Content {
+		if p.Kind != promptfmt.KindText {
+			fail("a %s part cannot be expressed (Prompty text holds only text)", p.Kind)
+			continue
+		}
+		texts++
+		text = p.Value
+	}
+	if texts > 1 {
+		fail("%d text parts cannot be expressed (a Prompty message holds one text)", texts)
+	}
+	switch {
+	case strings.Contains(text, "\r"):
+		fail("text with a carriage return cannot be expressed (Prompty reads it as a line break)")
+	case strings.HasPrefix(text, "\n") || strings.HasSuffix(text, "\n"):
+		fail("text that starts or ends with an empty line cannot be expressed (Prompty trims those)")
+	}
+	for n, line := range strings.Split(text, "\n") {
+		if _, ok, _ := parseMarker(line); ok {
+			fail("text line %d %q would be read as a role boundary", n+1, line)
+		}
+	}
+	return text
+}
+
+// messageAttrs returns the boundary attributes of m: name, then the
+// metadata in key order.
+func messageAttrs(m *promptfmt.Message, fail func(string, ...any)) []attr {
+	var attrs []attr
+	if m.Name != "" {
+		if strings.ContainsAny(m.Name, "\r\n") {
+			fail("a name with a line break cannot be expressed")
+		}
+		attrs = append(attrs, attr{key: "name", value: m.Name})
+	}
+	keys := make([]string, 0, len(m.Metadata))
+	for k := range m.Metadata {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v, err := canonicalValue(k, m.Metadata[k])
+		if err != "" {
+			fail("metadata %q: %s", k, err)
+			continue
+		}
+		attrs = append(attrs, attr{key: k, value: v})
+	}
+	return attrs
+}
+
+// canonicalValue checks that an attribute can hold v and returns it as the
+// type Parse gives back: string, bool, int64 or float64.
+func canonicalValue(key string, v any) (any, string) {
+	if key == "name" {
+		return nil, "a name key cannot be expressed (the name attribute is the message's Name)"
+	}
+	if key == "" || strings.IndexFunc(key, func(r rune) bool { return r > 0x7f || !isWord(byte(r)) }) >= 0 {
+		return nil, "the key is not an attribute name (letters, digits, _)"
+	}
+	switch v := v.(type) {
+	case string:
+		if strings.ContainsAny(v, "\r\n") {
+			return nil, "a value with a line break cannot be expressed"
+		}
+		return v, ""
+	case bool, int64:
+		return v, ""
+	case int:
+		return int64(v), ""
+	case int32:
+		return int64(v), ""
+	case float32:
+		return canonicalValue(key, float64(v))
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, "an infinite or NaN number cannot be expressed"
+		}
+		return v, ""
+	}
+	return nil, fmt.Sprintf("a value of type %T cannot be expressed (attributes hold strings, numbers and booleans)", v)
+}
+
+// writeAttrs writes `[k=v, k2="v 2"]`, or nothing when there are none.
+// The values have the types canonicalValue returns.
+func writeAttrs(b *strings.Builder, attrs []attr) {
+	if len(attrs) == 0 {
+		return
+	}
+	b.WriteByte('[')
+	for i, a := range attrs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(a.key)
+		b.WriteByte('=')
+		switch v := a.value.(type) {
+		case string:
+			writeString(b, a.key, v)
+		case bool:
+			b.WriteString(strconv.FormatBool(v))
+		case int64:
+			b.WriteString(strconv.FormatInt(v, 10))
+		case float64:
+			s := strconv.FormatFloat(v, 'g', -1, 64)
+			if !strings.ContainsAny(s, ".e") { // keep it a float when read back
+				s += ".0"
+			}
+			b.WriteString(s)
+		}
+	}
+	b.WriteByte(']')
+}
+
+// writeString writes v bare when it reads back as the same string, else
+// quoted with \" and \\ escaped.
+func writeString(b *strings.Builder, key, v string) {
+	bare := v != "" && !isBlank(v[0]) && !isBlank(v[len(v)-1]) && !strings.ContainsAny(v, `,]"`)
+	if bare && key != "name" && key != "nonce" {
+		_, bare = coerce(v).(string)
+	}
+	if bare {
+		b.WriteString(v)
+		return
+	}
+	b.WriteByte('"')
+	for i := 0; i < len(v); i++ {
+		if v[i] == '"' || v[i] == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(v[i])
+	}
+	b.WriteByte('"')
+}
+
+func writeFrontMatter(b *strings.Builder, meta map[string]any) error {
+	if p := promptfmt.NotJSONLike(meta); p != "" {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("front matter value at %s is not JSON-like data", p)}
+	}
+	var out strings.Builder
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(meta); err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
+	}
+	b.WriteString("---\n")
+	b.WriteString(out.String())
+	b.WriteString("---\n")
+	return nil
+}
