@@ -20,6 +20,7 @@ package promptfmt
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -196,10 +197,41 @@ func EqualMessages(a, b []Message) bool {
 }
 
 func equalMaps(a, b map[string]any) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return len(a) == len(b)
+	if len(a) != len(b) {
+		return false
 	}
-	return reflect.DeepEqual(a, b)
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || !equalValues(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalValues is reflect.DeepEqual but for NaN, which equals itself here:
+// a document holding NaN has the same value after a round trip.
+func equalValues(x, y any) bool {
+	switch x := x.(type) {
+	case float64:
+		y, ok := y.(float64)
+		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
+	case map[string]any:
+		y, ok := y.(map[string]any)
+		return ok && y != nil && equalMaps(x, y)
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !equalValues(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 // NotJSONLike returns the path (".key[2]") of the first value in v that is

@@ -2,6 +2,7 @@ package promptfmt
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -105,5 +106,25 @@ func TestNotJSONLike(t *testing.T) {
 	}
 	if p := NotJSONLike(func() {}); p != "." {
 		t.Errorf("NotJSONLike(func) = %q", p)
+	}
+}
+
+func TestEqualValues(t *testing.T) {
+	nan := math.NaN()
+	a := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
+	b := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
+	if !Equal(a, b) {
+		t.Error("NaN should equal NaN")
+	}
+	for _, m := range []map[string]any{
+		{"x": nan, "l": []any{nan, map[string]any{"k": 2}}},
+		{"x": nan, "l": []any{nan}},
+		{"x": 1.0, "l": []any{nan, map[string]any{"k": 1}}},
+		{"x": nan, "y": nan},
+		{"x": nan, "l": []any{nan, map[string]any(nil)}},
+	} {
+		if Equal(a, &Document{Meta: m}) {
+			t.Errorf("Equal(%v) should be false", m)
+		}
 	}
 }

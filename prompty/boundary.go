@@ -3,6 +3,8 @@ package prompty
 import (
 	"strconv"
 	"strings"
+
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // roles are the roles a boundary line may name, lower case.
@@ -24,7 +26,7 @@ type marker struct {
 
 // isBlank reports the blanks a boundary line may carry around its tokens:
 // ASCII white space other than line breaks (RE2's \s, plus VT).
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
+var isBlank = lines.IsBlank
 
 func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
@@ -90,7 +92,7 @@ func parseMarker(line string) (m marker, ok bool, bad string) {
 // parseAttrs reads `k=v, k2="v 2"` from s[i:] up to the closing ']' and
 // returns the index after it.
 func parseAttrs(s string, i int) (int, []attr, string) {
-	var attrs []attr
+	attrs := make([]attr, 0, 4)
 	var seen map[string]bool // for long blocks; short ones search attrs
 	skip := func() {
 		for i < len(s) && isBlank(s[i]) {
@@ -118,20 +120,23 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 		skip()
 		a := attr{key: key}
 		if i < len(s) && s[i] == '"' {
-			var b strings.Builder
 			i++
+			v, escaped := i, false
 			for ; i < len(s) && s[i] != '"'; i++ {
 				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
 					i++
+					escaped = true
 				}
-				b.WriteByte(s[i])
 			}
 			if i == len(s) {
 				return i, nil, "attribute " + key + " has an unterminated quoted value"
 			}
+			a.value, a.quoted = s[v:i], true
+			if escaped {
+				a.value = unescape(s[v:i])
+			}
 			i++
 			skip()
-			a.value, a.quoted = b.String(), true
 		} else {
 			v := i
 			for i < len(s) && s[i] != ',' && s[i] != ']' && s[i] != '"' {
@@ -164,6 +169,20 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 			return i, nil, "expected ',' or ']' after attribute " + key
 		}
 	}
+}
+
+// unescape resolves the \" and \\ escapes of a quoted value; any other
+// backslash is itself.
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 func dup(attrs []attr, seen *map[string]bool, key string) bool {

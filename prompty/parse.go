@@ -46,77 +46,104 @@ type open struct {
 	start int // offset of its first content byte
 }
 
+// parseBody reads the messages of src[body:]. Their texts are substrings of
+// one copy of the source (unless they hold a CR), so a message costs no
+// copy of its own. Only lines ending in ':' can be boundaries, and only
+// those are looked at.
 func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error {
-	line, _ := promptfmt.Position(src, body)
-	line-- // incremented before each line is looked at
-	var cur *open
-	sc := lines.NewScanner(src[body:])
-	for {
-		s, e, next, ok := sc.Next()
-		if !ok {
-			break
+	text := string(src)
+	doc.Messages = make([]promptfmt.Message, 0, estimateMessages(src[body:]))
+	first, _ := promptfmt.Position(src, body)
+	var cur open
+	var err error
+	inMessage := false
+	lines.Ending(src[body:], ':', func(n, s, e, next int) bool {
+		s, e, next = body+s, body+e, body+next
+		if !mayBeMarker(src[s:e]) {
+			return true // no string made, nothing allocated
 		}
-		line++
-		if !endsWithColon(src[body+s : body+e]) {
-			continue // most lines: no string made, nothing allocated
-		}
-		m, isMarker, bad := parseMarker(string(src[body+s : body+e]))
+		m, isMarker, bad := parseMarker(text[s:e])
 		if bad != "" {
-			doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, body+s+m.col,
+			doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, s+m.col,
 				"%s; the line is read as content, not as a role marker", bad))
 		}
 		if !isMarker {
-			continue
+			return true
 		}
-		if cur != nil {
-			msg, err := finish(src, cur, body+s, cfg)
-			if err != nil {
-				return err
+		if inMessage {
+			var msg promptfmt.Message
+			if msg, err = finish(src, text, &cur, s, cfg); err != nil {
+				return false
 			}
 			doc.Messages = append(doc.Messages, msg)
-		} else if pre := src[body : body+s]; len(bytes.TrimSpace(pre)) > 0 {
-			doc.Messages = append(doc.Messages, preamble(src, body, body+s))
+		} else if len(bytes.TrimSpace(src[body:s])) > 0 {
+			doc.Messages = append(doc.Messages, preamble(src, text, body, s))
 		}
-		cur = &open{m: m, line: line, off: body + s + m.col, start: body + next}
+		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, start: next}, true
+		return true
+	})
+	if err != nil {
+		return err
 	}
-	if cur != nil {
-		msg, err := finish(src, cur, len(src), cfg)
+	if inMessage {
+		msg, err := finish(src, text, &cur, len(src), cfg)
 		if err != nil {
 			return err
 		}
 		doc.Messages = append(doc.Messages, msg)
 	} else if len(bytes.TrimSpace(src[body:])) > 0 {
-		doc.Messages = append(doc.Messages, preamble(src, body, len(src)))
+		doc.Messages = append(doc.Messages, preamble(src, text, body, len(src)))
 	}
 	return nil
 }
 
-// endsWithColon is parseMarker's first test, on bytes, so that content
-// lines cost no conversion.
-func endsWithColon(b []byte) bool {
+// mayBeMarker is parseMarker's first tests, on bytes, so that content lines
+// cost no conversion: the line ends with ':' and its first word is a role.
+func mayBeMarker(b []byte) bool {
 	i := len(b) - 1
 	for i >= 0 && isBlank(b[i]) {
 		i--
 	}
-	return i >= 0 && b[i] == ':'
+	if i < 0 || b[i] != ':' {
+		return false
+	}
+	j := 0
+	for j < i && (isBlank(b[j]) || b[j] == '#') {
+		j++
+	}
+	for _, r := range roles {
+		if len(b)-j > len(r) && bytes.EqualFold(b[j:j+len(r)], []byte(r)) {
+			return true
+		}
+	}
+	return false
 }
 
-// content is the text of src[start:end] as a message holds it: line breaks
-// as LF, leading and trailing empty lines removed.
-func content(src []byte, start, end int) string {
+// estimateMessages guesses how many messages src holds, so that the message
+// list seldom grows: at most one per ':' (counting one byte is far faster
+// than finding lines), and at most one per 256 bytes, so that a file full
+// of colons reserves less memory than its own size (a list of shorter
+// messages grows as usual).
+func estimateMessages(src []byte) int {
+	return min(bytes.Count(src, []byte{':'})+1, len(src)/256+16)
+}
+
+// content is text[start:end] as a message holds it: line breaks as LF,
+// leading and trailing empty lines removed.
+func content(text string, start, end int) string {
 	start = min(start, end) // a boundary on the last line has no content
-	return strings.Trim(lines.ToLF(src[start:end]), "\n")
+	return strings.Trim(lines.ToLF(text[start:end]), "\n")
 }
 
-func preamble(src []byte, start, end int) promptfmt.Message {
-	m := promptfmt.NewMessage("system", content(src, start, end))
+func preamble(src []byte, text string, start, end int) promptfmt.Message {
+	m := promptfmt.NewMessage("system", content(text, start, end))
 	m.Line, _ = promptfmt.Position(src, start)
 	return m
 }
 
 // finish builds the open message, whose content ends at end.
-func finish(src []byte, o *open, end int, cfg *config) (promptfmt.Message, error) {
-	msg := promptfmt.NewMessage(o.m.role, content(src, o.start, end))
+func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.Message, error) {
+	msg := promptfmt.NewMessage(o.m.role, content(text, o.start, end))
 	msg.Line = o.line
 	if cfg.strict {
 		if err := checkNonce(src, o, cfg.nonce); err != nil {

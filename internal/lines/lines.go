@@ -56,17 +56,18 @@ func (s *Scanner) Next() (start, end, next int, ok bool) {
 	return start, end, next, true
 }
 
-// ToLF returns b with every CRLF and lone CR turned into LF.
-func ToLF(b []byte) string {
-	if bytes.IndexByte(b, '\r') < 0 {
-		return string(b)
+// ToLF returns s with every CRLF and lone CR turned into LF. Without a CR
+// it returns s itself, allocating nothing.
+func ToLF(s string) string {
+	if strings.IndexByte(s, '\r') < 0 {
+		return s
 	}
 	var sb strings.Builder
-	sb.Grow(len(b))
-	for i := 0; i < len(b); i++ {
-		c := b[i]
+	sb.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if c == '\r' {
-			if i+1 < len(b) && b[i+1] == '\n' {
+			if i+1 < len(s) && s[i+1] == '\n' {
 				continue
 			}
 			c = '\n'
@@ -74,4 +75,56 @@ func ToLF(b []byte) string {
 		sb.WriteByte(c)
 	}
 	return sb.String()
+}
+
+// IsBlank reports the blanks that may pad a line's tokens: ASCII white
+// space other than line breaks (space, tab, VT, FF).
+func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
+
+// Ending calls yield, in order, for each line of src whose last byte other
+// than blanks is c, with the line's 1-based number and the offsets Next
+// returns; it stops early when yield returns false. Without a CR in src it
+// searches for c rather than for line breaks, which is several times faster
+// when c is rarer than LF; each byte is still looked at a bounded number of
+// times, so the cost stays linear whatever the input.
+func Ending(src []byte, c byte, yield func(n, start, end, next int) bool) {
+	if bytes.IndexByte(src, '\r') >= 0 {
+		sc := NewScanner(src)
+		for n := 1; ; n++ {
+			s, e, next, ok := sc.Next()
+			if !ok {
+				return
+			}
+			t := e
+			for t > s && IsBlank(src[t-1]) {
+				t--
+			}
+			if t > s && src[t-1] == c && !yield(n, s, e, next) {
+				return
+			}
+		}
+	}
+	n, counted := 1, 0 // line number of offset counted
+	for off := 0; off < len(src); {
+		i := bytes.IndexByte(src[off:], c)
+		if i < 0 {
+			return
+		}
+		e := off + i + 1
+		for e < len(src) && IsBlank(src[e]) {
+			e++
+		}
+		if e < len(src) && src[e] != '\n' {
+			off = e // not the line's last token; resume after the blanks
+			continue
+		}
+		s := bytes.LastIndexByte(src[:off+i], '\n') + 1
+		n += bytes.Count(src[counted:s], []byte{'\n'})
+		counted = s
+		next := min(e+1, len(src))
+		if !yield(n, s, e, next) {
+			return
+		}
+		off = next
+	}
 }

@@ -39,7 +39,7 @@ func TestScanner(t *testing.T) {
 }
 
 func TestToLF(t *testing.T) {
-	if got := ToLF([]byte("a\r\nb\rc\n\r")); got != "a\nb\nc\n\n" {
+	if got := ToLF("a\r\nb\rc\n\r"); got != "a\nb\nc\n\n" {
 		t.Errorf("ToLF = %q", got)
 	}
 }
@@ -56,5 +56,40 @@ func BenchmarkScannerLateCR(b *testing.B) {
 				break
 			}
 		}
+	}
+}
+
+func TestEnding(t *testing.T) {
+	for _, src := range []string{
+		"a:\nb\n c : \t\nd:x\n::\n: :\n\n:",
+		"a:\r\nb\r c : \t\nd:x\r::\n: :\r\n\r\n:",
+		"no colon at all\n",
+		"x:",
+		":\n:\n",
+	} {
+		var got []string
+		Ending([]byte(src), ':', func(n, s, e, next int) bool {
+			got = append(got, strings.Repeat("+", n)+src[s:e])
+			return true
+		})
+		// The reference: every line, tested one by one.
+		var want []string
+		for n, l := range split(src) {
+			if t := strings.TrimRight(l, " \t\f\v"); strings.HasSuffix(t, ":") {
+				want = append(want, strings.Repeat("+", n+1)+l)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("Ending(%q) = %q, want %q", src, got, want)
+		}
+	}
+}
+
+// A single huge line of colons and blanks must stay linear.
+func BenchmarkEndingColons(b *testing.B) {
+	src := []byte(strings.Repeat(": ", 1<<20) + "x\n")
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Ending(src, ':', func(int, int, int, int) bool { return true })
 	}
 }
