@@ -87,7 +87,7 @@ func decodeFrontMatter(src []byte, open int, y []byte) (map[string]any, error) {
 	if k := nonStringKey(top); k != nil {
 		return nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
 	}
-	keepTimestamps(top)
+	keepAsWritten(top)
 	var meta map[string]any
 	if err := top.Decode(&meta); err != nil {
 		return nil, fail(top.Line, top.Column, err.Error())
@@ -95,14 +95,15 @@ func decodeFrontMatter(src []byte, open int, y []byte) (map[string]any, error) {
 	return normalize(meta).(map[string]any), nil
 }
 
-// keepTimestamps makes timestamps decode as the strings they were written
-// as: Meta is JSON-like, and a time.Time would not survive a round trip.
-func keepTimestamps(n *yaml.Node) {
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!timestamp" {
+// keepAsWritten makes timestamps and binary scalars decode as the text they
+// were written as: Meta is JSON-like, and neither a time.Time nor bytes
+// that are not UTF-8 would survive a round trip.
+func keepAsWritten(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!timestamp" || n.Tag == "!!binary") {
 		n.Tag = "!!str"
 	}
 	for _, c := range n.Content {
-		keepTimestamps(c)
+		keepAsWritten(c)
 	}
 }
 

@@ -71,7 +71,7 @@ func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
 	texts := 0
 	for _, p := range m.Content {
 		if p.Kind != promptfmt.KindText {
-			fail("a %s part cannot be expressed (Prompty text holds only text)", p.Kind)
+			fail("a part of kind %s cannot be expressed (Prompty text holds only text)", p.Kind)
 			continue
 		}
 		texts++
@@ -173,11 +173,7 @@ func writeAttrs(b *strings.Builder, attrs []attr) {
 		case int64:
 			b.WriteString(strconv.FormatInt(v, 10))
 		case float64:
-			s := strconv.FormatFloat(v, 'g', -1, 64)
-			if !strings.ContainsAny(s, ".e") { // keep it a float when read back
-				s += ".0"
-			}
-			b.WriteString(s)
+			b.WriteString(floatText(v))
 		}
 	}
 	b.WriteByte(']')
@@ -211,11 +207,67 @@ func writeFrontMatter(b *strings.Builder, meta map[string]any) error {
 	var out strings.Builder
 	enc := yaml.NewEncoder(&out)
 	enc.SetIndent(2)
-	if err := enc.Encode(meta); err != nil {
+	if err := enc.Encode(yamlNode(meta)); err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
 	}
 	b.WriteString("---\n")
 	b.WriteString(out.String())
 	b.WriteString("---\n")
 	return nil
+}
+
+// yamlNode builds the YAML of a JSON-like value with keys sorted. It spells
+// numbers itself so that each reads back as the type it was: a whole float
+// keeps a ".0" (YAML would otherwise read 8 back as an integer).
+func yamlNode(v any) *yaml.Node {
+	scalar := func(tag, value string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	}
+	switch v := v.(type) {
+	case nil:
+		return scalar("!!null", "null")
+	case string:
+		return scalar("!!str", v)
+	case bool:
+		return scalar("!!bool", strconv.FormatBool(v))
+	case float32:
+		return yamlNode(float64(v))
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return scalar("!!float", ".nan")
+		case math.IsInf(v, 1):
+			return scalar("!!float", ".inf")
+		case math.IsInf(v, -1):
+			return scalar("!!float", "-.inf")
+		}
+		return scalar("!!float", floatText(v))
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, scalar("!!str", k), yamlNode(v[k]))
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, x := range v {
+			n.Content = append(n.Content, yamlNode(x))
+		}
+		return n
+	}
+	return scalar("!!int", fmt.Sprint(v)) // the integer types NotJSONLike lets through
+}
+
+// floatText spells a finite float so that it reads back as a float.
+func floatText(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
