@@ -20,18 +20,22 @@ type ParseError struct {
 // Error reads "format:line:col: message", e.g.
 // "stf:12:3: unterminated block comment".
 func (e *ParseError) Error() string {
-	msg := e.Msg
-	if e.Err != nil {
-		if msg == "" {
-			msg = e.Err.Error()
-		} else {
-			msg += ": " + e.Err.Error()
-		}
-	}
+	msg := e.Message()
 	if e.Line == 0 {
 		return e.Format + ": " + msg
 	}
 	return fmt.Sprintf("%s:%d:%d: %s", e.Format, e.Line, e.Col, msg)
+}
+
+// Message returns the message without the position: Msg, then the cause.
+func (e *ParseError) Message() string {
+	switch {
+	case e.Err == nil:
+		return e.Msg
+	case e.Msg == "":
+		return e.Err.Error()
+	}
+	return e.Msg + ": " + e.Err.Error()
 }
 
 // Unwrap returns the underlying cause.

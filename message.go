@@ -24,6 +24,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Kind names what a ContentPart holds.
@@ -141,8 +143,13 @@ func (m Message) MarshalJSON() ([]byte, error) {
 type Document struct {
 	// Meta is what the file says about the whole document: front matter,
 	// head configuration, a schema, STF metadata. Nil when there is none.
-	Meta     map[string]any `json:"meta,omitempty"`
-	Messages []Message      `json:"messages"`
+	Meta map[string]any `json:"meta,omitempty"`
+	// MetaNode is the YAML that Meta was decoded from, when it came from
+	// front matter: writers that emit YAML write it instead of Meta, keeping
+	// the author's key order, comments and style, as long as it still
+	// decodes to Meta (so a changed Meta is never written stale).
+	MetaNode *yaml.Node `json:"-"`
+	Messages []Message  `json:"messages"`
 	// Warnings are non-fatal findings of the parser, in source order.
 	Warnings []Warning `json:"warnings,omitempty"`
 }

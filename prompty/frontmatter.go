@@ -21,30 +21,30 @@ func isDelimiter(line []byte) bool {
 // splitFrontMatter finds front matter at the top of src (after blank lines
 // only) and decodes it. It returns nil and 0 when there is none, else the
 // mapping and the offset of the body.
-func splitFrontMatter(src []byte) (map[string]any, int, error) {
+func splitFrontMatter(src []byte) (*yaml.Node, map[string]any, int, error) {
 	sc := lines.NewScanner(src)
 	open := -1
 	for {
 		s, e, next, ok := sc.Next()
 		if !ok {
 			if open >= 0 {
-				return nil, 0, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
+				return nil, nil, 0, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 			}
-			return nil, 0, nil
+			return nil, nil, 0, nil
 		}
 		if open < 0 {
 			if len(bytes.TrimSpace(src[s:e])) == 0 {
 				continue
 			}
 			if !isDelimiter(src[s:e]) {
-				return nil, 0, nil
+				return nil, nil, 0, nil
 			}
 			open = s
 			continue
 		}
 		if isDelimiter(src[s:e]) {
-			meta, err := decodeFrontMatter(src, open, src[firstLineEnd(src, open):s])
-			return meta, next, err
+			node, meta, err := decodeFrontMatter(src, open, src[firstLineEnd(src, open):s])
+			return node, meta, next, err
 		}
 	}
 }
@@ -59,7 +59,7 @@ var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
 
 // decodeFrontMatter decodes the YAML between the delimiters; open is the
 // offset of the opening delimiter, so YAML line n is file line open+n.
-func decodeFrontMatter(src []byte, open int, y []byte) (map[string]any, error) {
+func decodeFrontMatter(src []byte, open int, y []byte) (*yaml.Node, map[string]any, error) {
 	openLine, _ := promptfmt.Position(src, open)
 	fail := func(line, col int, msg string) error {
 		off := 0
@@ -75,36 +75,62 @@ func decodeFrontMatter(src []byte, open int, y []byte) (map[string]any, error) {
 			line, _ = strconv.Atoi(m[1])
 			msg = msg[len(m[0]):]
 		}
-		return nil, fail(line, 1, msg)
+		return nil, nil, fail(line, 1, msg)
 	}
 	if root.Kind == 0 { // empty front matter
-		return nil, nil
+		return nil, nil, nil
 	}
 	top := root.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, fail(top.Line, top.Column, "want a mapping of keys to values")
+		return nil, nil, fail(top.Line, top.Column, "want a mapping of keys to values")
 	}
 	if k := nonStringKey(top); k != nil {
-		return nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
+		return nil, nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
 	}
-	keepAsWritten(top)
+	meta, err := decodeMeta(&root)
+	if err != nil {
+		return nil, nil, fail(top.Line, top.Column, err.Error())
+	}
+	return &root, meta, nil
+}
+
+// decodeMeta decodes front matter into the model's JSON-like values,
+// leaving the node as it was.
+func decodeMeta(root *yaml.Node) (map[string]any, error) {
+	retagged := keepAsWritten(root, nil)
+	defer func() {
+		for _, r := range retagged {
+			r.node.Tag = r.tag
+		}
+	}()
 	var meta map[string]any
-	if err := top.Decode(&meta); err != nil {
-		return nil, fail(top.Line, top.Column, err.Error())
+	if err := root.Decode(&meta); err != nil {
+		return nil, err
+	}
+	if meta == nil {
+		return nil, nil
 	}
 	return normalize(meta).(map[string]any), nil
 }
 
+type retag struct {
+	node *yaml.Node
+	tag  string
+}
+
 // keepAsWritten makes timestamps and binary scalars decode as the text they
-// were written as: Meta is JSON-like, and neither a time.Time nor bytes
-// that are not UTF-8 would survive a round trip.
-func keepAsWritten(n *yaml.Node) {
+// were written as (Meta is JSON-like, and neither a time.Time nor bytes
+// that are not UTF-8 would survive a round trip). It returns what it
+// changed, for the caller to restore.
+func keepAsWritten(n *yaml.Node, changed []retag) []retag {
 	if n.Kind == yaml.ScalarNode && (n.Tag == "!!timestamp" || n.Tag == "!!binary") {
+		changed = append(changed, retag{n, n.Tag})
 		n.Tag = "!!str"
 	}
 	for _, c := range n.Content {
-		keepAsWritten(c)
+		changed = keepAsWritten(c, changed)
 	}
+	return changed
 }
 
 // normalize gives decoded YAML the model's JSON-like types: int becomes

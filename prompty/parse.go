@@ -23,11 +23,11 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	doc := &promptfmt.Document{}
 	body := 0
 	if !cfg.strict {
-		meta, off, err := splitFrontMatter(src)
+		node, meta, off, err := splitFrontMatter(src)
 		if err != nil {
 			return nil, err
 		}
-		doc.Meta, body = meta, off
+		doc.MetaNode, doc.Meta, body = node, meta, off
 	}
 	if err := parseBody(doc, src, body, &cfg); err != nil {
 		return nil, err

@@ -14,7 +14,8 @@ import (
 )
 
 // Write writes doc in canonical Prompty form: front matter when doc.Meta is
-// not empty, then each message as its boundary line (`role:`, or
+// not empty (doc.MetaNode when it still holds the same values, so the
+// author's key order and comments stay; else keys sorted), then each message as its boundary line (`role:`, or
 // `role[name="…", k=v]:` with the name first and the other metadata keys
 // sorted), its text, and a line break, with a blank line between messages.
 //
@@ -29,7 +30,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 	var b strings.Builder
 	var errs []error
 	if len(doc.Meta) > 0 {
-		if err := writeFrontMatter(&b, doc.Meta); err != nil {
+		if err := writeFrontMatter(&b, doc); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -200,14 +201,23 @@ func writeString(b *strings.Builder, key, v string) {
 	b.WriteByte('"')
 }
 
-func writeFrontMatter(b *strings.Builder, meta map[string]any) error {
-	if p := promptfmt.NotJSONLike(meta); p != "" {
+// writeFrontMatter writes doc.Meta as YAML: the node it was read from when
+// that still says the same, keeping the author's order and comments, else
+// a fresh mapping with sorted keys.
+func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
+	if p := promptfmt.NotJSONLike(doc.Meta); p != "" {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("front matter value at %s is not JSON-like data", p)}
+	}
+	node := yamlNode(doc.Meta)
+	if doc.MetaNode != nil {
+		if m, err := decodeMeta(doc.MetaNode); err == nil && promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta}) {
+			node = doc.MetaNode
+		}
 	}
 	var out strings.Builder
 	enc := yaml.NewEncoder(&out)
 	enc.SetIndent(2)
-	if err := enc.Encode(yamlNode(meta)); err != nil {
+	if err := enc.Encode(node); err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
 	}
 	b.WriteString("---\n")

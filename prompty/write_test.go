@@ -155,3 +155,21 @@ func randomDoc(r *rand.Rand) *promptfmt.Document {
 }
 
 func pick(r *rand.Rand, from []string) string { return from[r.IntN(len(from))] }
+
+// Front matter keeps the author's key order, comments and plain timestamps
+// while Meta is unchanged; a changed Meta is written afresh, keys sorted.
+func TestWriteKeepsFrontMatter(t *testing.T) {
+	src := "---\n# the triage prompt\nname: triage # short\ncreated: 2024-01-02T03:04:05Z\nmodel: {id: gpt-4o}\n---\nuser:\nhi\n"
+	doc, err := Parse([]byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, "2024-01-02T03:04:05Z", doc.Meta["created"])
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, src, out.String())
+
+	doc.Meta["name"] = "renamed"
+	out.Reset()
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, "---\ncreated: \"2024-01-02T03:04:05Z\"\nmodel:\n  id: gpt-4o\nname: renamed\n---\nuser:\nhi\n", out.String())
+	roundTrip(t, doc)
+}

@@ -1,0 +1,320 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// flags makes a subcommand's flag set, whose -h shows the example.
+func (c *cli) flags(name, synopsis, example string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage: promptfmt %s %s\n\nExample:\n  %s\n\nFlags:\n", name, synopsis, example)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses flags anywhere among the arguments (promptfmt messages
+// x.prompty -f prompty works) and returns the others. ok is false when the
+// caller should return status.
+func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (files []string, status int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(c.stdout)
+				fs.Usage()
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		if fs.NArg() == 0 {
+			return files, 0, true
+		}
+		files = append(files, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// input is one file read and parsed.
+type input struct {
+	name   string // as given; "-" is standard input
+	src    []byte
+	format *formatInfo
+	doc    *promptfmt.Document
+}
+
+func (in *input) display() string {
+	if in.name == "-" {
+		return "<stdin>"
+	}
+	return in.name
+}
+
+// load reads and parses one file. Parse errors are printed; the status
+// says how the command should end.
+func (c *cli) load(name, formatName string) (*input, int) {
+	in := &input{name: name}
+	f, err := lookupFormat(formatName, name)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	in.format = f
+	if f.parse == nil {
+		return nil, c.fail(f.notBuilt())
+	}
+	if name == "-" {
+		in.src, err = io.ReadAll(c.stdin)
+	} else {
+		in.src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	in.doc, err = f.parse(in.src)
+	if err != nil {
+		c.report(in, err)
+		return nil, exitInvalid
+	}
+	return in, exitOK
+}
+
+// fail prints a non-input error and returns its exit status.
+func (c *cli) fail(err error) int {
+	fmt.Fprintf(c.stderr, "promptfmt: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return exitUsage
+	}
+	return exitInvalid
+}
+
+// report prints an error about a file: FILE:LINE:COL: message for a parse
+// error, FILE: message for each thing a writer could not express.
+func (c *cli) report(in *input, err error) {
+	var pe *promptfmt.ParseError
+	if errors.As(err, &pe) && pe.Line > 0 {
+		fmt.Fprintf(c.stderr, "%s:%d:%d: %s\n", in.display(), pe.Line, pe.Col, pe.Message())
+		return
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(c.stderr, "%s: %s\n", in.display(), line)
+	}
+}
+
+func (c *cli) warn(in *input, prefix string) {
+	for _, w := range in.doc.Warnings {
+		fmt.Fprintf(c.stderr, "%s:%d:%d: %s%s\n", in.display(), w.Line, w.Col, prefix, w.Msg)
+	}
+}
+
+func oneFile(files []string) (string, error) {
+	switch len(files) {
+	case 0:
+		return "-", nil
+	case 1:
+		return files[0], nil
+	}
+	return "", &usageError{"give one file (or - for standard input)"}
+}
+
+func (c *cli) printJSON(v any) int {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+// showOne is parse and messages: one file in, JSON out.
+func (c *cli) showOne(name, synopsis, example string, show func(*promptfmt.Document) any) func([]string) int {
+	return func(args []string) int {
+		fs := c.flags(name, synopsis, example)
+		format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
+		files, status, ok := c.parseFlags(fs, args)
+		if !ok {
+			return status
+		}
+		file, err := oneFile(files)
+		if err != nil {
+			return c.fail(err)
+		}
+		in, status := c.load(file, *format)
+		if in == nil {
+			return status
+		}
+		c.warn(in, "warning: ")
+		return c.printJSON(show(in.doc))
+	}
+}
+
+func (c *cli) runParse(args []string) int {
+	return c.showOne("parse", "[-f FORMAT] [FILE|-]", "promptfmt parse testdata/examples/support.prompty",
+		func(d *promptfmt.Document) any { return d })(args)
+}
+
+func (c *cli) runMessages(args []string) int {
+	return c.showOne("messages", "[-f FORMAT] [FILE|-]", "promptfmt messages testdata/examples/support.prompty",
+		func(d *promptfmt.Document) any { return d.LLMMessages() })(args)
+}
+
+// write renders doc in format f, or prints why it cannot.
+func (c *cli) write(in *input, f *formatInfo) ([]byte, int) {
+	if f.write == nil {
+		return nil, c.fail(f.notBuilt())
+	}
+	var out bytes.Buffer
+	if err := f.write(&out, in.doc); err != nil {
+		c.report(in, err)
+		return nil, exitInvalid
+	}
+	return out.Bytes(), exitOK
+}
+
+func (c *cli) runConvert(args []string) int {
+	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [-o OUT] [FILE|-]", "promptfmt convert -t prompty -o chat.prompty chat.stf")
+	to := fs.String("t", "", "output format ("+formatNames()+"); required")
+	from := fs.String("f", "", "input format; default: from the extension")
+	outFile := fs.String("o", "", "output file; default: standard output")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if *to == "" {
+		return c.fail(&usageError{"convert needs -t FORMAT"})
+	}
+	target, err := lookupFormat(*to, "")
+	if err != nil {
+		return c.fail(err)
+	}
+	file, err := oneFile(files)
+	if err != nil {
+		return c.fail(err)
+	}
+	in, status := c.load(file, *from)
+	if in == nil {
+		return status
+	}
+	c.warn(in, "warning: ")
+	out, status := c.write(in, target)
+	if out == nil {
+		return status
+	}
+	if *outFile == "" {
+		_, err = c.stdout.Write(out)
+	} else {
+		err = writeFileAtomic(*outFile, out)
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+func (c *cli) runCheck(args []string) int {
+	fs := c.flags("check", "[-f FORMAT] FILE...", "promptfmt check testdata/examples/*")
+	format := fs.String("f", "", "input format; default: from each file's extension")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	worst := exitOK
+	for _, file := range files {
+		in, status := c.load(file, *format)
+		if in == nil {
+			worst = max(worst, status)
+			continue
+		}
+		if len(in.doc.Warnings) > 0 {
+			c.warn(in, "")
+			worst = max(worst, exitInvalid)
+		}
+	}
+	return worst
+}
+
+func (c *cli) runFmt(args []string) int {
+	fs := c.flags("fmt", "[-w] [-f FORMAT] FILE...", "promptfmt fmt -w chat.prompty")
+	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
+	format := fs.String("f", "", "input format; default: from each file's extension")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(files) == 0 {
+		if *write {
+			return c.fail(&usageError{"fmt -w needs files"})
+		}
+		files = []string{"-"}
+	}
+	worst := exitOK
+	for _, file := range files {
+		in, status := c.load(file, *format)
+		if in == nil {
+			worst = max(worst, status)
+			continue
+		}
+		c.warn(in, "warning: ")
+		out, status := c.write(in, in.format)
+		if out == nil {
+			worst = max(worst, status)
+			continue
+		}
+		switch {
+		case !*write || file == "-":
+			_, err := c.stdout.Write(out)
+			if err != nil {
+				return c.fail(err)
+			}
+		case !bytes.Equal(out, in.src):
+			if err := writeFileAtomic(file, out); err != nil {
+				worst = max(worst, c.fail(err))
+			}
+		}
+	}
+	return worst
+}
+
+// writeFileAtomic replaces name with data through a temporary file in the
+// same directory, so a crash leaves the old file or the new, never half.
+func writeFileAtomic(name string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(name); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/prompty"
+)
+
+// formatInfo wires one format package into the command. A format whose
+// package is not built yet has nil functions and answers "not implemented
+// yet" rather than a wrong result.
+type formatInfo struct {
+	name  string
+	ext   string
+	parse func([]byte) (*promptfmt.Document, error)
+	write func(io.Writer, *promptfmt.Document) error
+}
+
+var formats = []formatInfo{
+	{name: "prapti", ext: ".md"},
+	{name: "stf", ext: ".stf"},
+	{name: "pdl", ext: ".pdl"},
+	{name: "promptfile", ext: ".prompt"},
+	{name: "prompty", ext: ".prompty",
+		parse: func(b []byte) (*promptfmt.Document, error) { return prompty.Parse(b) },
+		write: func(w io.Writer, d *promptfmt.Document) error { return prompty.Write(w, d) }},
+}
+
+func formatNames() string {
+	var names []string
+	for _, f := range formats {
+		names = append(names, f.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// usageError is a mistake in how the command was called: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// lookupFormat finds the format named by -f, or else by file's extension.
+func lookupFormat(name, file string) (*formatInfo, error) {
+	if name == "" {
+		ext := strings.ToLower(filepath.Ext(file))
+		for i := range formats {
+			if formats[i].ext == ext {
+				return &formats[i], nil
+			}
+		}
+		if file == "-" {
+			return nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
+		}
+		return nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
+	}
+	for i := range formats {
+		if formats[i].name == name {
+			return &formats[i], nil
+		}
+	}
+	return nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
+}
+
+func (f *formatInfo) notBuilt() error {
+	return &usageError{fmt.Sprintf("format %s: not implemented yet", f.name)}
+}

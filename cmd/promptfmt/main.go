@@ -1,0 +1,86 @@
+// Command promptfmt reads, checks, converts and formats the text files people
+// keep LLM prompts and conversations in: Prapti markdown (.md), STF (.stf),
+// PDL (.pdl), prompt files (.prompt) and Prompty (.prompty).
+//
+// Usage:
+//
+//	promptfmt parse    [-f FORMAT] [FILE|-]       the whole document as JSON
+//	promptfmt messages [-f FORMAT] [FILE|-]       the messages a model receives, as JSON
+//	promptfmt convert  -t FORMAT [-f FORMAT] [-o OUT] [FILE|-]
+//	promptfmt check    [-f FORMAT] FILE...        report every problem; exit 1 if any
+//	promptfmt fmt      [-w] [-f FORMAT] FILE...   canonical form, like gofmt
+//
+// The format comes from -f or from the file's extension. Exit status: 0
+// success, 1 invalid input, 2 usage error. Problems are printed on stderr as
+// FILE:LINE:COL: message.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitInvalid = 1
+	exitUsage   = 2
+)
+
+type command struct {
+	name    string
+	summary string
+	run     func(c *cli, args []string) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"parse", "print the whole document as JSON", (*cli).runParse},
+		{"messages", "print the messages a model receives as a JSON array", (*cli).runMessages},
+		{"convert", "convert a file to another format", (*cli).runConvert},
+		{"check", "validate files; print each problem as FILE:LINE:COL: message", (*cli).runCheck},
+		{"fmt", "rewrite files in canonical form", (*cli).runFmt},
+	}
+}
+
+// cli holds the command's streams, so tests can run it in process.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		c.usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		c.usage(stdout)
+		return exitOK
+	}
+	for _, cmd := range commands {
+		if cmd.name == args[0] {
+			return cmd.run(c, args[1:])
+		}
+	}
+	fmt.Fprintf(stderr, "promptfmt: unknown command %q\n", args[0])
+	c.usage(stderr)
+	return exitUsage
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintf(w, "promptfmt reads, checks, converts and formats LLM prompt and conversation files.\n\nUsage: promptfmt COMMAND [flags] [FILE...]\n\nCommands:\n")
+	for _, cmd := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example.\n", formatNames())
+}
