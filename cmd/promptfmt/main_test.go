@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const example = "../../testdata/examples/support.prompty"
+
+// runCmd runs the command in process.
+func runCmd(t *testing.T, stdin string, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	status = run(args, strings.NewReader(stdin), &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(p, []byte(content), 0o600))
+	return p
+}
+
+func TestMessagesExample(t *testing.T) {
+	out, errOut, status := runCmd(t, "", "messages", example)
+	require.Equal(t, 0, status, errOut)
+	var msgs []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &msgs))
+	require.Len(t, msgs, 4)
+	assert.Equal(t, "system", msgs[0]["role"])
+	assert.Equal(t, "Ross", msgs[3]["name"])
+	assert.Equal(t, map[string]any{"ticket": "T-2291"}, msgs[3]["metadata"])
+	assert.Contains(t, out, `"value": "My card was charged twice`)
+	assert.NotContains(t, out, `\u003c`, "no HTML escaping")
+}
+
+func TestParseCommand(t *testing.T) {
+	out, _, status := runCmd(t, "", "parse", example)
+	require.Equal(t, 0, status)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.Equal(t, "support-triage", doc["meta"].(map[string]any)["name"])
+	assert.Len(t, doc["messages"], 4)
+
+	// Flags after the file, stdin with -f, and [] when there are no messages.
+	out, _, status = runCmd(t, "   \n", "messages", "-", "-f", "prompty")
+	require.Equal(t, 0, status)
+	assert.Equal(t, "[]\n", out)
+}
+
+func TestErrorsAndStatus(t *testing.T) {
+	bad := writeFile(t, "bad.prompty", "---\nname: x\nuser:\nhi\n")
+	for _, tc := range []struct {
+		args   []string
+		stdin  string
+		status int
+		stderr string
+	}{
+		{[]string{"messages", bad}, "", 1, bad + ":1:1: front matter opened here is never closed (want a --- line)\n"},
+		{[]string{"parse", "-f", "prompty"}, "user:\nok \xff", 1, "<stdin>:2:4: invalid UTF-8 (byte 0xff)\n"},
+		{[]string{"messages", "x.txt"}, "", 2, "cannot tell the format of x.txt from its extension: give -f FORMAT"},
+		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
+		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty)`},
+		{[]string{"messages", "chat.stf"}, "", 2, "format stf: not implemented yet"},
+		{[]string{"convert", "-t", "pdl", example}, "", 2, "format pdl: not implemented yet"},
+		{[]string{"convert", example}, "", 2, "convert needs -t FORMAT"},
+		{[]string{"messages", "a.prompty", "b.prompty"}, "", 2, "give one file"},
+		{[]string{"messages", "missing.prompty"}, "", 1, "no such file"},
+		{[]string{"frobnicate"}, "", 2, `unknown command "frobnicate"`},
+		{[]string{"messages", "-x"}, "", 2, "flag provided but not defined: -x"},
+		{nil, "", 2, "Usage: promptfmt COMMAND"},
+	} {
+		_, errOut, status := runCmd(t, tc.stdin, tc.args...)
+		assert.Equal(t, tc.status, status, "%v: %s", tc.args, errOut)
+		assert.Contains(t, errOut, tc.stderr, "%v", tc.args)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"parse", "messages", "convert", "check", "fmt"} {
+		out, _, status := runCmd(t, "", cmd, "-h")
+		assert.Equal(t, 0, status)
+		assert.Contains(t, out, "Usage: promptfmt "+cmd)
+		assert.Contains(t, out, "Example:\n  promptfmt "+cmd)
+	}
+	out, _, status := runCmd(t, "", "help")
+	assert.Equal(t, 0, status)
+	assert.Contains(t, out, "prapti, stf, pdl, promptfile, prompty")
+}
+
+func TestCheck(t *testing.T) {
+	good := writeFile(t, "good.prompty", "user:\nhi\n")
+	warn := writeFile(t, "warn.prompty", "user:\nhi\nuser[a=1, a=2]:\n")
+	broken := writeFile(t, "broken.prompty", "---\n")
+	_, errOut, status := runCmd(t, "", "check", good)
+	assert.Equal(t, 0, status)
+	assert.Empty(t, errOut)
+	_, errOut, status = runCmd(t, "", "check", good, warn, broken)
+	assert.Equal(t, 1, status)
+	assert.Equal(t, warn+":3:1: attribute a is given twice; the line is read as content, not as a role marker\n"+
+		broken+":1:1: front matter opened here is never closed (want a --- line)\n", errOut)
+	// messages still succeeds on a file with warnings, and says them.
+	_, errOut, status = runCmd(t, "", "messages", warn)
+	assert.Equal(t, 0, status)
+	assert.Contains(t, errOut, warn+":3:1: warning: attribute a is given twice")
+}
+
+func TestFmtAndConvert(t *testing.T) {
+	messy := "# SYSTEM :\r\nBe brief.\r\n\r\n\r\n  user[name=\"Ross\"]:\r\nHi\r\n"
+	canonical := "system:\nBe brief.\n\nuser[name=Ross]:\nHi\n"
+	f := writeFile(t, "chat.prompty", messy)
+
+	out, _, status := runCmd(t, "", "fmt", f)
+	require.Equal(t, 0, status)
+	assert.Equal(t, canonical, out)
+	got, _ := os.ReadFile(f)
+	assert.Equal(t, messy, string(got), "fmt without -w leaves the file")
+
+	_, _, status = runCmd(t, "", "fmt", "-w", f)
+	require.Equal(t, 0, status)
+	got, _ = os.ReadFile(f)
+	assert.Equal(t, canonical, string(got))
+	entries, _ := os.ReadDir(filepath.Dir(f))
+	assert.Len(t, entries, 1, "no temporary file left behind")
+
+	dst := filepath.Join(t.TempDir(), "out.prompty")
+	_, _, status = runCmd(t, "", "convert", "-t", "prompty", "-o", dst, f)
+	require.Equal(t, 0, status)
+	got, _ = os.ReadFile(dst)
+	assert.Equal(t, canonical, string(got))
+
+	out, _, status = runCmd(t, canonical, "convert", "-f", "prompty", "-t", "prompty")
+	require.Equal(t, 0, status)
+	assert.Equal(t, canonical, out)
+}
