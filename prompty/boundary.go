@@ -61,13 +61,7 @@ func parseMarker(line string) (m marker, ok bool, bad string) {
 	for i < end && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
 		i++
 	}
-	for _, r := range roles {
-		if strings.EqualFold(line[start:i], r) {
-			m.role = r
-			break
-		}
-	}
-	if m.role == "" {
+	if m.role = roleOf(line[start:i]); m.role == "" {
 		return m, false, ""
 	}
 	if i < end && line[i] == '[' {
@@ -87,6 +81,32 @@ func parseMarker(line string) (m marker, ok bool, bad string) {
 		return m, false, ""
 	}
 	return m, true, ""
+}
+
+// roleOf returns the role word spells, in lower case, or "".
+func roleOf(word string) string {
+	if word == "" {
+		return ""
+	}
+	var r string
+	switch word[0] | 0x20 {
+	case 's':
+		r = "system"
+	case 'u':
+		r = "user"
+	case 'a':
+		r = "assistant"
+	case 'd':
+		r = "developer"
+	case 't':
+		r = "tool"
+	default:
+		return ""
+	}
+	if !strings.EqualFold(word, r) {
+		return ""
+	}
+	return r
 }
 
 // parseAttrs reads `k=v, k2="v 2"` from s[i:] up to the closing ']' and

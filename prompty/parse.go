@@ -59,9 +59,6 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 	inMessage := false
 	lines.Ending(src[body:], ':', func(n, s, e, next int) bool {
 		s, e, next = body+s, body+e, body+next
-		if !mayBeMarker(src[s:e]) {
-			return true // no string made, nothing allocated
-		}
 		m, isMarker, bad := parseMarker(text[s:e])
 		if bad != "" {
 			doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, s+m.col,
@@ -95,28 +92,6 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 		doc.Messages = append(doc.Messages, preamble(src, text, body, len(src)))
 	}
 	return nil
-}
-
-// mayBeMarker is parseMarker's first tests, on bytes, so that content lines
-// cost no conversion: the line ends with ':' and its first word is a role.
-func mayBeMarker(b []byte) bool {
-	i := len(b) - 1
-	for i >= 0 && isBlank(b[i]) {
-		i--
-	}
-	if i < 0 || b[i] != ':' {
-		return false
-	}
-	j := 0
-	for j < i && (isBlank(b[j]) || b[j] == '#') {
-		j++
-	}
-	for _, r := range roles {
-		if len(b)-j > len(r) && bytes.EqualFold(b[j:j+len(r)], []byte(r)) {
-			return true
-		}
-	}
-	return false
 }
 
 // estimateMessages guesses how many messages src holds, so that the message
