@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -13,12 +12,7 @@ import (
 // FuzzParse: no panic, and every document Parse returns is written without
 // error and read back equal, in a canonical form that is stable.
 func FuzzParse(f *testing.F) {
-	files, _ := filepath.Glob("testdata/canonical/*.prompty")
-	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, src := range canonicalFiles(f) {
 		f.Add(src)
 	}
 	var vectors struct {

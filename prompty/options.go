@@ -32,7 +32,8 @@ func Strict(nonce string) Option {
 // Threads makes Parse expand thread placeholders: every occurrence of a key
 // of threads (a placeholder such as "__PROMPTY_THREAD_0f3a…_history__", as
 // made by ThreadPlaceholder) in a message's text is replaced by that
-// thread's messages. Placeholders not in the map stay text.
+// thread's messages. Placeholders not in the map stay text, and keys that
+// do not start with "__PROMPTY_THREAD_" are ignored.
 func Threads(threads map[string][]promptfmt.Message) Option {
 	return func(c *config) { c.threads = threads }
 }

@@ -2,6 +2,8 @@ package prompty
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -20,4 +22,19 @@ func roundTrip(t testing.TB, doc *promptfmt.Document) {
 	var again bytes.Buffer
 	require.NoError(t, Write(&again, back))
 	require.Equal(t, out.String(), again.String(), "canonical form is not stable")
+}
+
+// canonicalFiles returns the golden files of canonical Prompty, by name.
+func canonicalFiles(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	names, err := filepath.Glob("testdata/canonical/*.prompty")
+	require.NoError(tb, err)
+	require.NotEmpty(tb, names)
+	files := map[string][]byte{}
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		require.NoError(tb, err)
+		files[filepath.Base(name)] = src
+	}
+	return files
 }

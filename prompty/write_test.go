@@ -5,8 +5,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,13 +15,8 @@ import (
 
 // Canonical files come back byte for byte from Write(Parse(x)).
 func TestCanonicalGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/canonical/*.prompty")
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
+	for name, src := range canonicalFiles(t) {
+		t.Run(name, func(t *testing.T) {
 			doc, err := Parse(src)
 			require.NoError(t, err)
 			require.Empty(t, doc.Warnings)

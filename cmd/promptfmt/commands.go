@@ -138,36 +138,43 @@ func (c *cli) printJSON(v any) int {
 	return exitOK
 }
 
-// showOne is parse and messages: one file in, JSON out.
-func (c *cli) showOne(name, synopsis, example string, show func(*promptfmt.Document) any) func([]string) int {
-	return func(args []string) int {
-		fs := c.flags(name, synopsis, example)
-		format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
-		files, status, ok := c.parseFlags(fs, args)
-		if !ok {
-			return status
-		}
-		file, err := oneFile(files)
-		if err != nil {
-			return c.fail(err)
-		}
-		in, status := c.load(file, *format)
-		if in == nil {
-			return status
-		}
-		c.warn(in, "warning: ")
-		return c.printJSON(show(in.doc))
+// loadOne loads the one file the arguments name (standard input when none)
+// and prints its warnings.
+func (c *cli) loadOne(files []string, format string) (*input, int) {
+	file, err := oneFile(files)
+	if err != nil {
+		return nil, c.fail(err)
 	}
+	in, status := c.load(file, format)
+	if in != nil {
+		c.warn(in, "warning: ")
+	}
+	return in, status
+}
+
+// show is parse and messages: one file in, JSON out.
+func (c *cli) show(args []string, name, example string, what func(*promptfmt.Document) any) int {
+	fs := c.flags(name, "[-f FORMAT] [FILE|-]", example)
+	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	in, status := c.loadOne(files, *format)
+	if in == nil {
+		return status
+	}
+	return c.printJSON(what(in.doc))
 }
 
 func (c *cli) runParse(args []string) int {
-	return c.showOne("parse", "[-f FORMAT] [FILE|-]", "promptfmt parse testdata/examples/support.prompty",
-		func(d *promptfmt.Document) any { return d })(args)
+	return c.show(args, "parse", "promptfmt parse testdata/examples/support.prompty",
+		func(d *promptfmt.Document) any { return d })
 }
 
 func (c *cli) runMessages(args []string) int {
-	return c.showOne("messages", "[-f FORMAT] [FILE|-]", "promptfmt messages testdata/examples/support.prompty",
-		func(d *promptfmt.Document) any { return d.LLMMessages() })(args)
+	return c.show(args, "messages", "promptfmt messages testdata/examples/support.prompty",
+		func(d *promptfmt.Document) any { return d.LLMMessages() })
 }
 
 // write renders doc in format f, or prints why it cannot.
@@ -199,15 +206,10 @@ func (c *cli) runConvert(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	file, err := oneFile(files)
-	if err != nil {
-		return c.fail(err)
-	}
-	in, status := c.load(file, *from)
+	in, status := c.loadOne(files, *from)
 	if in == nil {
 		return status
 	}
-	c.warn(in, "warning: ")
 	out, status := c.write(in, target)
 	if out == nil {
 		return status
@@ -233,17 +235,25 @@ func (c *cli) runCheck(args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	worst := exitOK
-	for _, file := range files {
-		in, status := c.load(file, *format)
-		if in == nil {
-			worst = max(worst, status)
-			continue
-		}
+	return c.each(files, *format, func(in *input) int {
 		if len(in.doc.Warnings) > 0 {
 			c.warn(in, "")
-			worst = max(worst, exitInvalid)
+			return exitInvalid
 		}
+		return exitOK
+	})
+}
+
+// each loads every file and hands it to do, going on after a failure; it
+// returns the worst status.
+func (c *cli) each(files []string, format string, do func(*input) int) int {
+	worst := exitOK
+	for _, file := range files {
+		in, status := c.load(file, format)
+		if in != nil {
+			status = do(in)
+		}
+		worst = max(worst, status)
 	}
 	return worst
 }
@@ -262,32 +272,24 @@ func (c *cli) runFmt(args []string) int {
 		}
 		files = []string{"-"}
 	}
-	worst := exitOK
-	for _, file := range files {
-		in, status := c.load(file, *format)
-		if in == nil {
-			worst = max(worst, status)
-			continue
-		}
+	return c.each(files, *format, func(in *input) int {
 		c.warn(in, "warning: ")
 		out, status := c.write(in, in.format)
 		if out == nil {
-			worst = max(worst, status)
-			continue
+			return status
 		}
+		var err error
 		switch {
-		case !*write || file == "-":
-			_, err := c.stdout.Write(out)
-			if err != nil {
-				return c.fail(err)
-			}
+		case !*write || in.name == "-":
+			_, err = c.stdout.Write(out)
 		case !bytes.Equal(out, in.src):
-			if err := writeFileAtomic(file, out); err != nil {
-				worst = max(worst, c.fail(err))
-			}
+			err = writeFileAtomic(in.name, out)
 		}
-	}
-	return worst
+		if err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	})
 }
 
 // writeFileAtomic replaces name with data through a temporary file in the
