@@ -60,9 +60,9 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 	lines.Ending(src[body:], ':', func(n, s, e, next int) bool {
 		s, e, next = body+s, body+e, body+next
 		m, isMarker, bad := parseMarker(text[s:e])
-		if bad != "" {
-			doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, s+m.col,
-				"%s; the line is read as content, not as a role marker", bad))
+		if bad != "" { // positioned from what is known: Warnf would rescan the source
+			doc.Warnings = append(doc.Warnings, promptfmt.Warning{Format: format, Line: first + n - 1, Col: m.col + 1, Offset: s + m.col,
+				Msg: bad + "; the line is read as content, not as a role marker"})
 		}
 		if !isMarker {
 			return true

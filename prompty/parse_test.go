@@ -194,8 +194,17 @@ func TestAdversarialAttributes(t *testing.T) {
 		doc, err := Parse([]byte(src))
 		require.NoError(t, err)
 		require.Len(t, doc.Messages, 1)
-		assert.Equal(t, src, doc.Messages[0].Content[0].Value)
+		assert.Equal(t, strings.TrimRight(src, "\n"), doc.Messages[0].Content[0].Value)
 	}
+}
+
+func TestManyWarnings(t *testing.T) {
+	doc, err := Parse([]byte("x\r\n" + strings.Repeat("user[a]:\n", 100000)))
+	require.NoError(t, err)
+	require.Len(t, doc.Warnings, 100000)
+	last := doc.Warnings[len(doc.Warnings)-1]
+	assert.Equal(t, promptfmt.Warnf(format, []byte("x\r\n"+strings.Repeat("user[a]:\n", 100000)), last.Offset, "%s", last.Msg), last)
+	assert.Equal(t, 100001, last.Line)
 }
 
 func adversarialInputs() []string {
@@ -213,5 +222,6 @@ func adversarialInputs() []string {
 		unique.String() + "!:",
 		"user[a=\"" + strings.Repeat("\\\"", 100000) + ":",
 		"user:" + strings.Repeat(" ", 100000) + "x:",
+		strings.Repeat("user[a]:\n", 100000), // a warning each, each positioned
 	}
 }

@@ -29,11 +29,15 @@ func (c *cli) flags(name, synopsis, example string) *flag.FlagSet {
 // x.prompty -f prompty works) and returns the others. ok is false when the
 // caller should return status.
 func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (files []string, status int, ok bool) {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--h", "--help":
+			fs.SetOutput(c.stdout) // asked-for help goes to stdout; usage after a mistake to stderr
+		}
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(c.stdout)
-				fs.Usage()
 				return nil, exitOK, false
 			}
 			return nil, exitUsage, false

@@ -75,7 +75,7 @@ func TestErrorsAndStatus(t *testing.T) {
 		{[]string{"messages", "a.prompty", "b.prompty"}, "", 2, "give one file"},
 		{[]string{"messages", "missing.prompty"}, "", 1, "no such file"},
 		{[]string{"frobnicate"}, "", 2, `unknown command "frobnicate"`},
-		{[]string{"messages", "-x"}, "", 2, "flag provided but not defined: -x"},
+		{[]string{"messages", "-x"}, "", 2, "flag provided but not defined: -x\nUsage: promptfmt messages"},
 		{nil, "", 2, "Usage: promptfmt COMMAND"},
 	} {
 		_, errOut, status := runCmd(t, tc.stdin, tc.args...)
@@ -86,9 +86,10 @@ func TestErrorsAndStatus(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	for _, cmd := range []string{"parse", "messages", "convert", "check", "fmt"} {
-		out, _, status := runCmd(t, "", cmd, "-h")
+		out, errOut, status := runCmd(t, "", cmd, "-h")
 		assert.Equal(t, 0, status)
-		assert.Contains(t, out, "Usage: promptfmt "+cmd)
+		assert.Empty(t, errOut)
+		assert.Equal(t, 1, strings.Count(out, "Usage: promptfmt "+cmd), out)
 		assert.Contains(t, out, "Example:\n  promptfmt "+cmd)
 	}
 	out, _, status := runCmd(t, "", "help")
