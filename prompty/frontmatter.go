@@ -23,7 +23,7 @@ func isDelimiter(line []byte) bool {
 // mapping and the offset of the body.
 func splitFrontMatter(src []byte) (*yaml.Node, map[string]any, int, error) {
 	sc := lines.NewScanner(src)
-	open := -1
+	open, yamlStart := -1, 0
 	for {
 		s, e, next, ok := sc.Next()
 		if !ok {
@@ -39,20 +39,14 @@ func splitFrontMatter(src []byte) (*yaml.Node, map[string]any, int, error) {
 			if !isDelimiter(src[s:e]) {
 				return nil, nil, 0, nil
 			}
-			open = s
+			open, yamlStart = s, next
 			continue
 		}
 		if isDelimiter(src[s:e]) {
-			node, meta, err := decodeFrontMatter(src, open, src[firstLineEnd(src, open):s])
+			node, meta, err := decodeFrontMatter(src, open, src[yamlStart:s])
 			return node, meta, next, err
 		}
 	}
-}
-
-// firstLineEnd returns the offset after the line break of the line at off.
-func firstLineEnd(src []byte, off int) int {
-	_, _, next, _ := lines.NewScanner(src[off:]).Next()
-	return off + next
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)

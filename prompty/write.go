@@ -62,7 +62,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 // checkMessage reports through fail what of m Prompty cannot express, and
 // returns its text.
 func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
-	if !slices.Contains(roles[:], m.Role) {
+	if m.Role == "" || roleOf(m.Role) != m.Role {
 		fail("role %q cannot be expressed (Prompty has system, user, assistant, developer and tool)", m.Role)
 	}
 	if m.Disabled {

@@ -52,6 +52,7 @@ func TestWriteUnsupported(t *testing.T) {
 	}{
 		{promptfmt.NewMessage("_head", "x"), []string{`role "_head" cannot be expressed`}},
 		{promptfmt.NewMessage("User", "x"), []string{`role "User" cannot be expressed`}},
+		{promptfmt.NewMessage("", "x"), []string{`role "" cannot be expressed`}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x")}, Disabled: true}, []string{"a disabled message"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x"), img}}, []string{"a part of kind image cannot be expressed"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x"), promptfmt.Text("y")}}, []string{"2 text parts"}},
