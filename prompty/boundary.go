@@ -7,9 +7,6 @@ import (
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
-// roles are the roles a boundary line may name, lower case.
-var roles = [...]string{"system", "user", "assistant", "developer", "tool"}
-
 // attr is one attribute of a boundary line, in source order.
 type attr struct {
 	key    string
@@ -83,7 +80,8 @@ func parseMarker(line string) (m marker, ok bool, bad string) {
 	return m, true, ""
 }
 
-// roleOf returns the role word spells, in lower case, or "".
+// roleOf returns the role word spells, in lower case, or "": the roles a
+// boundary may name are system, user, assistant, developer and tool.
 func roleOf(word string) string {
 	if word == "" {
 		return ""
@@ -143,7 +141,7 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 			i++
 			v, escaped := i, false
 			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+				if isEscape(s, i) {
 					i++
 					escaped = true
 				}
@@ -191,13 +189,18 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 	}
 }
 
-// unescape resolves the \" and \\ escapes of a quoted value; any other
-// backslash is itself.
+// isEscape reports whether s[i] starts one of a quoted value's escapes,
+// \" and \\; any other backslash is itself.
+func isEscape(s string, i int) bool {
+	return s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\')
+}
+
+// unescape resolves the escapes of a quoted value.
 func unescape(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\') {
+		if isEscape(s, i) {
 			i++
 		}
 		b.WriteByte(s[i])

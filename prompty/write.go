@@ -15,9 +15,10 @@ import (
 
 // Write writes doc in canonical Prompty form: front matter when doc.Meta is
 // not empty (doc.MetaNode when it still holds the same values, so the
-// author's key order and comments stay; else keys sorted), then each message as its boundary line (`role:`, or
-// `role[name="…", k=v]:` with the name first and the other metadata keys
-// sorted), its text, and a line break, with a blank line between messages.
+// author's key order and comments stay; else keys sorted), then each
+// message as its boundary line (`role:`, or `role[name="…", k=v]:` with the
+// name first and the other metadata keys sorted), its text, and a line
+// break, with a blank line between messages.
 //
 // What Prompty cannot express is an error naming each thing, and nothing is
 // written: roles other than system, user, assistant, developer and tool;
@@ -208,11 +209,14 @@ func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
 	if p := promptfmt.NotJSONLike(doc.Meta); p != "" {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("front matter value at %s is not JSON-like data", p)}
 	}
-	node := yamlNode(doc.Meta)
-	if doc.MetaNode != nil {
-		if m, err := decodeMeta(doc.MetaNode); err == nil && promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta}) {
-			node = doc.MetaNode
+	node := doc.MetaNode
+	if node != nil {
+		if m, err := decodeMeta(node); err != nil || !promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta}) {
+			node = nil // stale: Meta was changed after parsing
 		}
+	}
+	if node == nil {
+		node = yamlNode(doc.Meta)
 	}
 	var out strings.Builder
 	enc := yaml.NewEncoder(&out)

@@ -94,6 +94,7 @@ func TestRoundTripProperty(t *testing.T) {
 }
 
 var (
+	roles      = []string{"system", "user", "assistant", "developer", "tool"}
 	textPieces = []string{"hello", "user:", "# system:", "user[a=1]:", "  ", "\t", "", "Zoë", "::", "[x]", `"q"`, "\\", "---",
 		"__PROMPTY_THREAD_ab_x__", "assistant : x", "\u2028", "\v", "a=b,", "100% sure", "```"}
 	valuePieces = []string{"", " ", "a", "b c", ",", "]", `"`, "\\", "7", "true", "007", "1e5", "-", "nonce", "Zoë", "\t", "[", ":"}
