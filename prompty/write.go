@@ -202,32 +202,60 @@ func writeString(b *strings.Builder, key, v string) {
 	b.WriteByte('"')
 }
 
-// writeFrontMatter writes doc.Meta as YAML: the node it was read from when
-// that still says the same, keeping the author's order and comments, else
-// a fresh mapping with sorted keys.
+// writeFrontMatter writes doc.Meta as YAML. It writes the node Meta was
+// read from when that still holds the same values, keeping the author's
+// order and comments. Otherwise it writes a fresh mapping with sorted keys.
 func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
 	if p := promptfmt.NotJSONLike(doc.Meta); p != "" {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("front matter value at %s is not JSON-like data", p)}
 	}
-	node := doc.MetaNode
-	if node != nil {
-		if m, err := decodeMeta(node); err != nil || !promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta}) {
-			node = nil // stale: Meta was changed after parsing
+	out, ok := authorYAML(doc)
+	if !ok {
+		var err error
+		if out, err = encodeYAML(yamlNode(doc.Meta)); err != nil {
+			return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
 		}
 	}
-	if node == nil {
-		node = yamlNode(doc.Meta)
+	b.WriteString("---\n")
+	b.WriteString(out)
+	b.WriteString("---\n")
+	return nil
+}
+
+// authorYAML encodes doc.MetaNode when it still decodes to doc.Meta, its
+// encoding reads back as doc.Meta, and that encoding is a fixed point.
+// yaml.v3 does not always re-encode what it read faithfully: `{A}` (A is
+// null) comes out as `{A: ”}`, and a comment after an empty value gains a
+// blank line each time. A value must never change, and canonical output
+// must not drift from one Write to the next; the fresh mapping keeps both.
+func authorYAML(doc *promptfmt.Document) (string, bool) {
+	same := func(n *yaml.Node) bool {
+		m, err := decodeMeta(n)
+		return err == nil && promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta})
 	}
+	if doc.MetaNode == nil || !same(doc.MetaNode) {
+		return "", false // none, or stale: Meta was changed after parsing
+	}
+	out, err := encodeYAML(doc.MetaNode)
+	if err != nil {
+		return "", false
+	}
+	var again yaml.Node
+	if yaml.Unmarshal([]byte(out), &again) != nil || !same(&again) {
+		return "", false
+	}
+	if out2, err := encodeYAML(&again); err != nil || out2 != out {
+		return "", false
+	}
+	return out, true
+}
+
+func encodeYAML(node *yaml.Node) (string, error) {
 	var out strings.Builder
 	enc := yaml.NewEncoder(&out)
 	enc.SetIndent(2)
-	if err := enc.Encode(node); err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
-	}
-	b.WriteString("---\n")
-	b.WriteString(out.String())
-	b.WriteString("---\n")
-	return nil
+	err := enc.Encode(node)
+	return out.String(), err
 }
 
 // yamlNode builds the YAML of a JSON-like value with keys sorted. It spells
