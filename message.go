@@ -43,14 +43,39 @@ const (
 	KindToolResult Kind = "tool_result"
 )
 
-// ContentPart is one piece of a message's content.
+// ContentPart is one piece of a message's content. Which fields beyond Kind
+// and Value a part uses depends on its kind: MediaType, Detail, ID (a
+// provider's file id) and Filename for media parts; ID (the call id) and
+// ToolName for tool parts. A writer refuses a field its kind does not use.
 type ContentPart struct {
 	Kind      Kind   `json:"kind"`
 	Value     string `json:"value"`
 	MediaType string `json:"mediaType,omitempty"` // e.g. image/png, for media parts
 	Detail    string `json:"detail,omitempty"`    // image detail hint (low, high, auto)
-	ID        string `json:"id,omitempty"`        // tool call id, for tool parts
+	ID        string `json:"id,omitempty"`        // tool call id, or a provider's file id
 	ToolName  string `json:"toolName,omitempty"`  // tool name, for tool parts
+	Filename  string `json:"filename,omitempty"`  // file name, for media parts
+}
+
+// StrayField returns the name of the first field that p sets but its kind
+// does not use ("mediaType" on a text part), or "" when there is none.
+// Writers refuse such a part rather than drop the field.
+func (p ContentPart) StrayField() string {
+	media := p.Kind == KindImage || p.Kind == KindAudio || p.Kind == KindFile
+	tool := p.Kind == KindToolCall || p.Kind == KindToolResult
+	switch {
+	case p.MediaType != "" && !media:
+		return "mediaType"
+	case p.Detail != "" && !media:
+		return "detail"
+	case p.Filename != "" && !media:
+		return "filename"
+	case p.ID != "" && !media && !tool:
+		return "id"
+	case p.ToolName != "" && !tool:
+		return "toolName"
+	}
+	return ""
 }
 
 // Text returns a text part holding s.

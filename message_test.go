@@ -128,3 +128,24 @@ func TestEqualValues(t *testing.T) {
 		}
 	}
 }
+
+func TestStrayField(t *testing.T) {
+	for _, tc := range []struct {
+		p    ContentPart
+		want string
+	}{
+		{Text("x"), ""},
+		{ContentPart{Kind: KindImage, Value: "u", MediaType: "image/png", Detail: "low", ID: "f", Filename: "a.png"}, ""},
+		{ContentPart{Kind: KindToolCall, Value: "{}", ID: "c", ToolName: "f"}, ""},
+		{ContentPart{Kind: KindToolResult, Value: "r", ID: "c", ToolName: "f"}, ""},
+		{ContentPart{Kind: KindText, MediaType: "text/plain"}, "mediaType"},
+		{ContentPart{Kind: KindToolCall, Detail: "low"}, "detail"},
+		{ContentPart{Kind: KindToolResult, Filename: "a"}, "filename"},
+		{ContentPart{Kind: KindText, ID: "a"}, "id"},
+		{ContentPart{Kind: KindAudio, ToolName: "f"}, "toolName"},
+	} {
+		if got := tc.p.StrayField(); got != tc.want {
+			t.Errorf("%+v: StrayField() = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}

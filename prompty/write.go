@@ -76,6 +76,9 @@ func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
 			fail("a part of kind %s cannot be expressed (Prompty text holds only text)", p.Kind)
 			continue
 		}
+		if f := p.StrayField(); f != "" {
+			fail("a text part with a %s cannot be expressed", f)
+		}
 		texts++
 		text = p.Value
 	}

@@ -56,6 +56,7 @@ func TestWriteUnsupported(t *testing.T) {
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x")}, Disabled: true}, []string{"a disabled message"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x"), img}}, []string{"a part of kind image cannot be expressed"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x"), promptfmt.Text("y")}}, []string{"2 text parts"}},
+		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindText, Value: "x", MediaType: "text/plain"}}}, []string{"a text part with a mediaType"}},
 		{promptfmt.Message{Role: "assistant", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindToolCall, Value: "{}"}}}, []string{"a part of kind tool_call"}},
 		{promptfmt.NewMessage("user", "a\r\nb"), []string{"text with a carriage return"}},
 		{promptfmt.NewMessage("user", "\nx"), []string{"text that starts or ends with an empty line"}},

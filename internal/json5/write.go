@@ -20,6 +20,12 @@ func Append(dst []byte, v any) ([]byte, error) {
 	return appendValue(dst, v, 0)
 }
 
+// AppendIndent is Append for a value nested depth levels deep: its inner
+// lines are indented depth levels more.
+func AppendIndent(dst []byte, v any, depth int) ([]byte, error) {
+	return appendValue(dst, v, depth)
+}
+
 func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 	if depth > MaxDepth {
 		return dst, fmt.Errorf("nested deeper than %d levels", MaxDepth)

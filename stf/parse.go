@@ -1,0 +1,534 @@
+package stf
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/json5"
+)
+
+const format = "stf"
+
+// Parse reads an STF file into a Document. See the package documentation
+// for the rules.
+func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
+	if err := promptfmt.CheckUTF8(format, src); err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}}
+	p.lines = lineCounter{s: p.s, line: 1}
+	if strings.IndexByte(p.s, '\r') >= 0 {
+		lf, crlf := strings.Count(p.s, "\n"), strings.Count(p.s, "\r\n")
+		p.crlf = lf > 0 && crlf == lf
+		p.lines.loneCR = strings.Count(p.s, "\r") != crlf
+	}
+	est := strings.Count(p.s, "\n;") + 1
+	p.doc.Messages = make([]promptfmt.Message, 0, est)
+	p.parts = make([]promptfmt.ContentPart, 0, min(est, 1<<16))
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	return p.doc, nil
+}
+
+type parser struct {
+	src   []byte
+	s     string // the source, one copy: message texts are substrings of it
+	cfg   config
+	doc   *promptfmt.Document
+	crlf  bool // every LF follows a CR: the file's lines end in CRLF
+	cur   int  // index of the current message, -1 when there is none
+	text  buffer
+	block buffer                  // data lines of the pending polyadic command
+	open  string                  // the pending polyadic command (raw, extra, meta), or ""
+	at    int                     // offset of its command line
+	opens []int                   // offsets of the /* lines of the open block comments
+	parts []promptfmt.ContentPart // slab that messages' first parts are cut from
+	lines lineCounter
+}
+
+func (p *parser) errAt(off int, msg string, args ...any) error {
+	return promptfmt.Errorf(format, p.src, off, msg, args...)
+}
+
+// lineEnd returns the end of the line starting at pos (without its LF, and
+// without a CR before it when keepCR is false) and the start of the next.
+func (p *parser) lineEnd(pos int, keepCR bool) (end, next int) {
+	i := strings.IndexByte(p.s[pos:], '\n')
+	if i < 0 {
+		end, next = len(p.s), len(p.s)
+	} else {
+		end, next = pos+i, pos+i+1
+	}
+	if !keepCR && end > pos && p.s[end-1] == '\r' {
+		end--
+	}
+	return end, next
+}
+
+// isCommand reports whether the line starting at pos is a command line:
+// it starts with ';' but not with the ";;" of an escaped data line.
+func (p *parser) isCommand(pos int) bool {
+	return p.s[pos] == ';' && (pos+1 == len(p.s) || p.s[pos+1] != ';')
+}
+
+func (p *parser) run() error {
+	pos := 0
+	if strings.HasPrefix(p.s, "\uFEFF") {
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, 0, "byte order mark at the start of the file ignored"))
+		pos = 3
+	}
+	for pos < len(p.s) {
+		var err error
+		switch {
+		case p.isCommand(pos):
+			pos, err = p.command(pos)
+		case len(p.opens) > 0: // inside a block comment: only /* and */ lines matter
+			pos = p.nextCommandLine(pos)
+		case p.open != "":
+			end, next := p.lineEnd(pos, !p.crlf)
+			start := pos
+			if p.s[pos] == ';' {
+				start++
+			}
+			p.block.add(p.s[start:end], start)
+			pos = next
+		default:
+			pos, err = p.data(pos)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return p.finish()
+}
+
+// nextCommandLine returns the start of the next line after pos that starts
+// with ';', or the end of the source.
+func (p *parser) nextCommandLine(pos int) int {
+	if i := strings.Index(p.s[pos:], "\n;"); i >= 0 {
+		return pos + i + 1
+	}
+	return len(p.s)
+}
+
+// data reads the run of data lines starting at pos, up to the next line
+// starting with ';', as one piece of text: a substring of the source.
+func (p *parser) data(pos int) (int, error) {
+	start := pos
+	if p.s[pos] == ';' { // ";;" escape: the first ';' is dropped
+		start++
+	}
+	next := p.nextCommandLine(pos)
+	end := next - 1 // the LF before the command line
+	if next == len(p.s) {
+		end = next
+		if end > start && p.s[end-1] == '\n' {
+			end-- // the file's final LF ends its last line; it is not content
+		}
+	}
+	raw := p.s[start:end]
+	if p.cur < 0 && p.cfg.defaultRole == "" {
+		// Blank lines outside a message are ignored; anything else is an error.
+		for i := 0; i < len(raw); i++ {
+			if c := raw[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				return 0, p.errAt(start+i, "text outside a message: start one with a command such as ;user (a data line that starts with ';' is written ';;')")
+			}
+		}
+		return next, nil
+	}
+	seg := raw
+	if p.crlf {
+		seg = strings.ReplaceAll(seg, "\r\n", "\n")
+		if end < len(p.s) {
+			seg = strings.TrimSuffix(seg, "\r")
+		}
+	}
+	p.text.add(seg, start)
+	return next, nil
+}
+
+// command handles the command line starting at pos and returns where the
+// next line starts.
+func (p *parser) command(pos int) (int, error) {
+	end, next := p.lineEnd(pos, false) // a CR before the LF is tolerated
+	line := p.s[pos:end]
+	i := 1
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	rest := line[i:]
+	switch {
+	case strings.HasPrefix(rest, "/*"):
+		p.opens = append(p.opens, pos)
+		return next, nil
+	case strings.HasPrefix(rest, "*/"):
+		if len(p.opens) == 0 {
+			return 0, p.errAt(pos+i, "*/ closes no block comment")
+		}
+		p.opens = p.opens[:len(p.opens)-1]
+		return next, nil
+	case len(p.opens) > 0:
+		return next, nil // every other line of a block comment is ignored
+	case strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "//"):
+		return next, nil
+	}
+	j := i
+	for j < len(line) && (isKeyStart(line[j]) || j > i && line[j] >= '0' && line[j] <= '9') {
+		j++
+	}
+	name := line[i:j]
+	if k := wordEnd(line, j); k > j || name == "" {
+		if k == i || line[i] >= '0' && line[i] <= '9' {
+			return 0, p.errAt(pos+i, "not a command: a line starting with ';' holds a command such as ;user, a comment (;# ;// ;/* ;*/), or data written ';;'")
+		}
+		return 0, p.errAt(pos+i, "unknown command %q (command names are lowercase: %s)", line[i:k], commandNames)
+	}
+	argsOff := pos + j
+	args := line[j:]
+	if name == "end" {
+		return next, p.end(pos)
+	}
+	if p.open != "" {
+		return 0, p.errAt(pos, ";%s at line %d is not closed: write ;end before the next command", p.open, p.lines.at(p.at))
+	}
+	if role, ok := roleCommands[name]; ok {
+		return next, p.startMessage(pos, role, name, args, argsOff)
+	}
+	switch name {
+	case "message", "msg":
+		return next, p.startMessage(pos, "", name, args, argsOff)
+	case "raw", "extra", "meta":
+		p.flush()
+		if name == "extra" && p.cur < 0 {
+			return 0, p.errAt(pos, ";extra needs a message before it to attach to")
+		}
+		if err := p.noArgs(name, args, argsOff); err != nil {
+			return 0, err
+		}
+		p.open, p.at = name, pos
+		p.block.reset()
+		return next, nil
+	case "flush":
+		if err := p.noArgs(name, args, argsOff); err != nil {
+			return 0, err
+		}
+		p.flush()
+		p.cur = -1
+		return next, nil
+	case "call", "embed":
+		return p.monadic(pos, name, args, argsOff, next)
+	}
+	return 0, p.errAt(pos+i, "unknown command %q (known: %s)", name, commandNames)
+}
+
+// wordEnd returns where the run of ASCII letters and digits from j ends.
+func wordEnd(s string, j int) int {
+	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	return j
+}
+
+var roleCommands = map[string]string{
+	"user": "user", "assistant": "assistant", "ai": "assistant", "system": "system", "sys": "system",
+	"developer": "developer", "dev": "developer", "tool": "tool",
+}
+
+const commandNames = "user, assistant/ai, system/sys, developer/dev, tool, message/msg, raw, extra, meta, flush, end, call, embed"
+
+func (p *parser) noArgs(name, args string, off int) error {
+	for i := 0; i < len(args); i++ {
+		if !isBlank(args[i]) {
+			return p.errAt(off+i, ";%s takes no arguments", name)
+		}
+	}
+	return nil
+}
+
+// startMessage handles a role command or ;msg (role == "").
+func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) error {
+	args, err := p.parseArgs(argText, argsOff)
+	if err != nil {
+		return err
+	}
+	p.flush()
+	m := promptfmt.Message{Role: role}
+	hasRole := role != ""
+	for _, a := range args {
+		switch a.key {
+		case "role", "name", "id", "call_id":
+			s, ok := a.val.(string)
+			if !ok {
+				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.val))
+			}
+			switch a.key {
+			case "role":
+				if role != "" {
+					return p.errAt(a.off, ";%s sets the role %q: use ;msg role=%s for another role", name, role, s)
+				}
+				m.Role, hasRole = s, true
+			case "name":
+				m.Name = s
+			default:
+				setMeta(&m.Metadata, a.key, s)
+			}
+		default:
+			setMeta(&m.Metadata, a.key, a.val)
+		}
+	}
+	if !hasRole {
+		switch {
+		case p.cur >= 0:
+			m.Role = p.doc.Messages[p.cur].Role
+		case p.cfg.defaultRole != "":
+			m.Role = p.cfg.defaultRole
+		default:
+			return p.errAt(pos, ";%s without role= takes the role of the message before it, and there is none", name)
+		}
+	}
+	m.Line = p.lines.at(pos)
+	p.doc.Messages = append(p.doc.Messages, m)
+	p.cur = len(p.doc.Messages) - 1
+	return nil
+}
+
+func setMeta(m *map[string]any, k string, v any) {
+	if *m == nil {
+		*m = map[string]any{}
+	}
+	(*m)[k] = v
+}
+
+// flush adds the buffered data lines to the current message. Outside a
+// message they start one of the default role, unless they are blank.
+func (p *parser) flush() {
+	if p.text.n == 0 {
+		return
+	}
+	t := p.text.String()
+	if p.cur < 0 {
+		if strings.TrimLeft(t, " \t\r\n") == "" {
+			p.text.reset()
+			return
+		}
+		p.doc.Messages = append(p.doc.Messages, promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
+		p.cur = len(p.doc.Messages) - 1
+	}
+	p.text.reset()
+	if t == "" {
+		return
+	}
+	m := &p.doc.Messages[p.cur]
+	if n := len(m.Content); n > 0 && m.Content[n-1].Kind == promptfmt.KindText {
+		m.Content[n-1].Value += t // text split by a block or comment joins without a separator
+		return
+	}
+	p.addPart(promptfmt.Text(t))
+}
+
+// addPart appends a part to the current message; a message's first part
+// is cut from a shared slab, so most messages cost no allocation of their
+// own for their content.
+func (p *parser) addPart(part promptfmt.ContentPart) {
+	m := &p.doc.Messages[p.cur]
+	if m.Content != nil {
+		m.Content = append(m.Content, part)
+		return
+	}
+	if len(p.parts) == cap(p.parts) {
+		p.parts = make([]promptfmt.ContentPart, 0, 1024)
+	}
+	p.parts = append(p.parts, part)
+	n := len(p.parts)
+	m.Content = p.parts[n-1 : n : n]
+}
+
+// end runs the pending polyadic command on its data lines.
+func (p *parser) end(pos int) error {
+	if p.open == "" {
+		return p.errAt(pos, ";end without a ;raw, ;extra or ;meta block to end")
+	}
+	name, at := p.open, p.at
+	p.open = ""
+	text := p.block.String()
+	v, err := json5.Parse(text)
+	if err != nil {
+		if strings.TrimSpace(text) == "" {
+			return p.errAt(at, ";%s block is empty: it needs one JSON5 value", name)
+		}
+		var se *json5.SyntaxError
+		if errors.As(err, &se) {
+			return p.errAt(p.block.source(se.Offset), ";%s block: %s", name, se.Msg)
+		}
+		return err
+	}
+	switch name {
+	case "raw":
+		m, err := p.rawMessage(v, at)
+		if err != nil {
+			return err
+		}
+		p.doc.Messages = append(p.doc.Messages, m)
+		p.cur = -1
+	case "extra":
+		merge(&p.doc.Messages[p.cur].Metadata, "extra", v)
+	case "meta":
+		merge(&p.doc.Meta, "meta", v)
+	}
+	return nil
+}
+
+// merge merges an object into *dst (its keys win); any other value is
+// kept under key.
+func merge(dst *map[string]any, key string, v any) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		setMeta(dst, key, v)
+		return
+	}
+	for k, x := range obj {
+		setMeta(dst, k, x)
+	}
+}
+
+// monadic handles ;call and ;embed, which take the next line as their
+// value.
+func (p *parser) monadic(pos int, name, argText string, argsOff, next int) (int, error) {
+	args, err := p.parseArgs(argText, argsOff)
+	if err != nil {
+		return 0, err
+	}
+	p.flush()
+	if p.cur < 0 {
+		return 0, p.errAt(pos, ";%s needs a message before it to add to", name)
+	}
+	want := "one line of JSON arguments"
+	if name == "embed" {
+		want = "one line holding a URL, a data: URI or base64"
+	}
+	if next >= len(p.s) || p.isCommand(next) {
+		return 0, p.errAt(pos, ";%s must be followed by %s", name, want)
+	}
+	start := next
+	if p.s[start] == ';' {
+		start++
+	}
+	end, after := p.lineEnd(next, !p.crlf)
+	value := p.s[start:end]
+	var part promptfmt.ContentPart
+	if name == "call" {
+		part, err = p.callPart(args, value, start)
+	} else {
+		part, err = p.embedPart(args, value, start, pos)
+	}
+	if err != nil {
+		return 0, err
+	}
+	p.addPart(part)
+	return after, nil
+}
+
+// lineCounter turns offsets, asked for in increasing order, into line
+// numbers counted as promptfmt.Position counts them.
+type lineCounter struct {
+	s         string
+	off, line int
+	loneCR    bool // the source has a CR not followed by LF: count those too
+}
+
+func (c *lineCounter) at(off int) int {
+	if off < c.off {
+		c.off, c.line = 0, 1
+	}
+	if !c.loneCR {
+		c.line += strings.Count(c.s[c.off:off], "\n")
+		c.off = off
+		return c.line
+	}
+	for ; c.off < off; c.off++ {
+		if ch := c.s[c.off]; ch == '\n' || ch == '\r' && (c.off+1 == len(c.s) || c.s[c.off+1] != '\n') {
+			c.line++
+		}
+	}
+	return c.line
+}
+
+// buffer joins data lines with LF. One piece stays a substring of the
+// source; marks map offsets in the joined text back to the source.
+type buffer struct {
+	n     int
+	first string
+	b     []byte
+	off   int // source offset of the first piece
+	size  int
+	marks []mark
+}
+
+type mark struct{ at, src int }
+
+func (b *buffer) add(s string, off int) {
+	switch b.n {
+	case 0:
+		b.first, b.off = s, off
+	case 1:
+		b.b = append(append(append(b.b[:0], b.first...), '\n'), s...)
+	default:
+		b.b = append(append(b.b, '\n'), s...)
+	}
+	if b.n > 0 {
+		b.size++
+	}
+	b.marks = append(b.marks, mark{b.size, off})
+	b.size += len(s)
+	b.n++
+}
+
+func (b *buffer) String() string {
+	switch b.n {
+	case 0:
+		return ""
+	case 1:
+		return b.first
+	}
+	return string(b.b)
+}
+
+func (b *buffer) reset() {
+	b.n, b.first, b.size, b.marks = 0, "", 0, b.marks[:0]
+}
+
+// source maps an offset in the joined text to the source.
+func (b *buffer) source(at int) int {
+	src := b.off
+	for _, m := range b.marks {
+		if m.at > at {
+			break
+		}
+		src = m.src + at - m.at
+	}
+	return src
+}
+
+func (p *parser) finish() error {
+	if len(p.opens) > 0 {
+		more := ""
+		if n := len(p.opens); n > 1 {
+			more = " (and " + strconv.Itoa(n-1) + " more inside it)"
+		}
+		return p.errAt(p.opens[0], "block comment /* is never closed with ;*/%s", more)
+	}
+	if p.open != "" {
+		return p.errAt(p.at, ";%s is never closed with ;end", p.open)
+	}
+	p.flush()
+	for i := range p.doc.Messages {
+		if m := &p.doc.Messages[i]; len(m.Content) == 0 {
+			p.cur = i
+			p.addPart(promptfmt.Text(""))
+		}
+	}
+	return nil
+}

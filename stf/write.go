@@ -1,0 +1,222 @@
+package stf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/json5"
+)
+
+// Write writes doc as canonical STF; see the package documentation for its
+// shape. Every Document can be written, so Parse(Write(doc)) equals doc;
+// the only errors are values no format could hold (strings that are not
+// UTF-8, metadata that is not JSON-like, parts of unknown kinds or with
+// fields their kind does not use), one UnsupportedError each, joined, and
+// then nothing is written. A message without content is written, and read
+// back, as one empty text part.
+func Write(w io.Writer, doc *promptfmt.Document) error {
+	var b []byte
+	var errs []error
+	if len(doc.Meta) > 0 {
+		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
+		if err != nil {
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, What: "metadata: " + err.Error()})
+		}
+		b = append(out, "\n;end\n"...)
+	}
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		var err error
+		if err = check(m); err == nil {
+			b, err = appendMessage(b, m)
+		}
+		if err != nil {
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: err.Error()})
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// check finds what no STF file can hold.
+func check(m *promptfmt.Message) error {
+	if !utf8.ValidString(m.Role) || !utf8.ValidString(m.Name) {
+		return fmt.Errorf("a role or name that is not UTF-8")
+	}
+	for i, part := range m.Content {
+		switch {
+		case part.Kind != promptfmt.KindText && part.Kind != promptfmt.KindToolCall && part.Kind != promptfmt.KindToolResult && !isMedia(part.Kind):
+			return fmt.Errorf("part %d has the unknown kind %q", i+1, part.Kind)
+		case part.StrayField() != "":
+			return fmt.Errorf("a %s part with a %s", part.Kind, part.StrayField())
+		}
+		for _, s := range []string{part.Value, part.MediaType, part.Detail, part.ID, part.ToolName, part.Filename} {
+			if !utf8.ValidString(s) {
+				return fmt.Errorf("part %d holds text that is not UTF-8", i+1)
+			}
+		}
+	}
+	if path := promptfmt.NotJSONLike(m.Metadata); path != "" {
+		return fmt.Errorf("metadata %s is not a JSON-like value", path)
+	}
+	return nil
+}
+
+// needsRaw reports whether m must be written as a ;raw block: the command
+// form cannot hold it.
+func needsRaw(m *promptfmt.Message) bool {
+	if m.Disabled {
+		return true
+	}
+	prevText := false
+	for _, part := range m.Content {
+		switch part.Kind {
+		case promptfmt.KindText:
+			// Adjacent texts would join; an empty one would vanish.
+			if prevText || part.Value == "" && len(m.Content) > 1 {
+				return true
+			}
+		case promptfmt.KindToolCall:
+			if !callable(part.Value) {
+				return true
+			}
+		case promptfmt.KindToolResult:
+			return true
+		default:
+			if !embeddable(part.Value) || part.ID != "" || part.Filename != "" {
+				return true
+			}
+		}
+		prevText = part.Kind == promptfmt.KindText
+	}
+	return false
+}
+
+var roleNames = map[string]string{
+	"user": ";user", "assistant": ";ai", "system": ";sys", "developer": ";dev", "tool": ";tool",
+}
+
+func appendMessage(b []byte, m *promptfmt.Message) ([]byte, error) {
+	if needsRaw(m) {
+		return appendRaw(b, m)
+	}
+	if cmd, ok := roleNames[m.Role]; ok {
+		b = append(b, cmd...)
+	} else {
+		b = appendArg(append(b, ";msg"...), "role", m.Role)
+	}
+	if m.Name != "" {
+		b = appendArg(b, "name", m.Name)
+	}
+	// id and call_id first, then the other one-line string metadata by key;
+	// the rest goes in an ;extra block.
+	var extra map[string]any
+	keys := make([]string, 0, len(m.Metadata))
+	for k, v := range m.Metadata {
+		if s, ok := v.(string); ok && isKey(k) && k != "role" && k != "name" && utf8.ValidString(s) {
+			keys = append(keys, k)
+		} else {
+			if extra == nil {
+				extra = map[string]any{}
+			}
+			extra[k] = v
+		}
+	}
+	slices.SortFunc(keys, func(x, y string) int {
+		return strings.Compare(argOrder(x), argOrder(y))
+	})
+	for _, k := range keys {
+		b = appendArg(b, k, m.Metadata[k].(string))
+	}
+	b = append(b, '\n')
+	for _, part := range m.Content {
+		switch part.Kind {
+		case promptfmt.KindText:
+			b = appendData(b, part.Value)
+		case promptfmt.KindToolCall:
+			b = append(b, ";call"...)
+			if part.ToolName != "" {
+				b = appendArg(b, "name", part.ToolName)
+			}
+			if part.ID != "" {
+				b = appendArg(b, "id", part.ID)
+			}
+			b = append(append(append(b, '\n'), part.Value...), '\n')
+		default:
+			b = appendArg(append(b, ";embed"...), "kind", string(part.Kind))
+			if part.MediaType != "" {
+				b = appendArg(b, "type", part.MediaType)
+			}
+			if part.Detail != "" {
+				b = appendArg(b, "detail", part.Detail)
+			}
+			b = appendData(append(b, '\n'), part.Value)
+		}
+	}
+	if extra != nil {
+		var err error
+		if b, err = json5.Append(append(b, ";extra\n"...), extra); err != nil {
+			return b, err
+		}
+		b = append(b, "\n;end\n"...)
+	}
+	return b, nil
+}
+
+// argOrder sorts id and call_id before every other key.
+func argOrder(k string) string {
+	switch k {
+	case "id":
+		return "\x00"
+	case "call_id":
+		return "\x01"
+	}
+	return k
+}
+
+// appendArg appends " key=value", quoting the value only when it needs it.
+func appendArg(b []byte, key, v string) []byte {
+	b = append(append(append(b, ' '), key...), '=')
+	if needsQuotes(v) {
+		return json5.AppendJSONString(b, v)
+	}
+	return append(b, v...)
+}
+
+func needsQuotes(v string) bool {
+	if v == "" {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c <= ' ' || c == 0x7f || c == '"' || c == '\'' || c == ';' {
+			return true
+		}
+	}
+	return false
+}
+
+// appendData appends text as data lines, each line that starts with ';'
+// escaped as ";;", and a line feed after the last. Empty text is no lines.
+func appendData(b []byte, text string) []byte {
+	if text == "" {
+		return b
+	}
+	if text[0] != ';' && !strings.Contains(text, "\n;") {
+		return append(append(b, text...), '\n')
+	}
+	for line := range strings.Lines(text) {
+		if line[0] == ';' {
+			b = append(b, ';')
+		}
+		b = append(b, line...)
+	}
+	return append(b, '\n')
+}
