@@ -13,9 +13,28 @@ import (
 // arg is one command argument: a key=value pair, whose value is a string,
 // or a member of a JSON5 object, whose value is any JSON-like value.
 type arg struct {
-	key string
-	val any
-	off int // source offset of the key, or of the JSON5 object
+	key  string
+	str  string // the value of a key=value pair
+	val  any    // the value of a JSON5 member
+	json bool   // from the JSON5 form
+	off  int    // source offset of the key, or of the JSON5 object
+}
+
+// text returns the value when it is a string.
+func (a arg) text() (string, bool) {
+	if !a.json {
+		return a.str, true
+	}
+	s, ok := a.val.(string)
+	return s, ok
+}
+
+// value returns the value as a JSON-like value.
+func (a arg) value() any {
+	if !a.json {
+		return a.str
+	}
+	return a.val
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
@@ -50,7 +69,8 @@ func (p *parser) parseArgs(s string, off int) ([]arg, error) {
 	if s[i] == '{' || s[i] == '[' {
 		return p.jsonArgs(s[i:], off+i)
 	}
-	var args []arg
+	args := p.args[:0] // reused: arguments do not outlive their command
+	defer func() { p.args = args[:0] }()
 	var seen map[string]bool
 	for i < len(s) {
 		ks := i
@@ -113,7 +133,7 @@ func (p *parser) parseArgs(s string, off int) ([]arg, error) {
 		if seen[key] || seen == nil && slices.ContainsFunc(args, func(a arg) bool { return a.key == key }) {
 			return nil, p.errAt(off+ks, "duplicate argument %q", key)
 		}
-		args = append(args, arg{key: key, val: val, off: off + ks})
+		args = append(args, arg{key: key, str: val, off: off + ks})
 		if seen != nil {
 			seen[key] = true
 		} else if len(args) > 8 { // many arguments: a map keeps the check linear
@@ -141,7 +161,7 @@ func (p *parser) jsonArgs(s string, off int) ([]arg, error) {
 	}
 	args := make([]arg, 0, len(m))
 	for k, v := range m {
-		args = append(args, arg{key: k, val: v, off: off})
+		args = append(args, arg{key: k, val: v, json: true, off: off})
 	}
 	slices.SortFunc(args, func(a, b arg) int { return strings.Compare(a.key, b.key) })
 	return args, nil

@@ -19,18 +19,27 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	}
 	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}}
 	p.lines = lineCounter{s: p.s, line: 1}
+	p.text.src, p.block.src = p.s, p.s
 	if strings.IndexByte(p.s, '\r') >= 0 {
 		lf, crlf := strings.Count(p.s, "\n"), strings.Count(p.s, "\r\n")
 		p.crlf = lf > 0 && crlf == lf
 		p.lines.loneCR = strings.Count(p.s, "\r") != crlf
 	}
-	est := strings.Count(p.s, "\n;") + 1
+	est := estimateMessages(p.s)
 	p.doc.Messages = make([]promptfmt.Message, 0, est)
-	p.parts = make([]promptfmt.ContentPart, 0, min(est, 1<<16))
+	p.parts = make([]promptfmt.ContentPart, 0, est)
 	if err := p.run(); err != nil {
 		return nil, err
 	}
 	return p.doc, nil
+}
+
+// estimateMessages guesses how many messages s holds, to size the message
+// slice: conversations average hundreds of bytes a message, and there is
+// at most one message for each ';' (and one of the default role). When the
+// guess is short, push doubles the slice.
+func estimateMessages(s string) int {
+	return min(len(s)/256, strings.Count(s, ";")) + 1
 }
 
 type parser struct {
@@ -47,6 +56,7 @@ type parser struct {
 	opens []int                   // offsets of the /* lines of the open block comments
 	parts []promptfmt.ContentPart // slab that messages' first parts are cut from
 	lines lineCounter
+	args  []arg // buffer for parseArgs
 }
 
 func (p *parser) errAt(off int, msg string, args ...any) error {
@@ -93,7 +103,7 @@ func (p *parser) run() error {
 			if p.s[pos] == ';' {
 				start++
 			}
-			p.block.add(p.s[start:end], start)
+			p.block.add(p.s[start:end], start, true)
 			pos = next
 		default:
 			pos, err = p.data(pos)
@@ -108,8 +118,18 @@ func (p *parser) run() error {
 // nextCommandLine returns the start of the next line after pos that starts
 // with ';', or the end of the source.
 func (p *parser) nextCommandLine(pos int) int {
-	if i := strings.Index(p.s[pos:], "\n;"); i >= 0 {
-		return pos + i + 1
+	// Searching for ';' and looking behind it is faster than searching for
+	// "\n;": prose has far fewer semicolons than line breaks.
+	for i := pos + 1; i < len(p.s); {
+		j := strings.IndexByte(p.s[i:], ';')
+		if j < 0 {
+			break
+		}
+		i += j
+		if p.s[i-1] == '\n' {
+			return i
+		}
+		i++
 	}
 	return len(p.s)
 }
@@ -139,14 +159,15 @@ func (p *parser) data(pos int) (int, error) {
 		}
 		return next, nil
 	}
-	seg := raw
-	if p.crlf {
-		seg = strings.ReplaceAll(seg, "\r\n", "\n")
-		if end < len(p.s) {
-			seg = strings.TrimSuffix(seg, "\r")
-		}
+	if !p.crlf {
+		p.text.add(raw, start, true)
+		return next, nil
 	}
-	p.text.add(seg, start)
+	seg := strings.ReplaceAll(raw, "\r\n", "\n")
+	if end < len(p.s) {
+		seg = strings.TrimSuffix(seg, "\r")
+	}
+	p.text.add(seg, start, false)
 	return next, nil
 }
 
@@ -260,9 +281,9 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 	for _, a := range args {
 		switch a.key {
 		case "role", "name", "id", "call_id":
-			s, ok := a.val.(string)
+			s, ok := a.text()
 			if !ok {
-				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.val))
+				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
 			}
 			switch a.key {
 			case "role":
@@ -276,7 +297,7 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 				setMeta(&m.Metadata, a.key, s)
 			}
 		default:
-			setMeta(&m.Metadata, a.key, a.val)
+			setMeta(&m.Metadata, a.key, a.value())
 		}
 	}
 	if !hasRole {
@@ -290,9 +311,19 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 		}
 	}
 	m.Line = p.lines.at(pos)
+	p.push(m)
+	return nil
+}
+
+// push appends a message and makes it the current one. The slice doubles
+// when full: append grows large slices by a quarter, which for a million
+// tiny messages copies the slice many times over.
+func (p *parser) push(m promptfmt.Message) {
+	if len(p.doc.Messages) == cap(p.doc.Messages) {
+		p.doc.Messages = append(make([]promptfmt.Message, 0, 2*cap(p.doc.Messages)+1), p.doc.Messages...)
+	}
 	p.doc.Messages = append(p.doc.Messages, m)
 	p.cur = len(p.doc.Messages) - 1
-	return nil
 }
 
 func setMeta(m *map[string]any, k string, v any) {
@@ -314,8 +345,7 @@ func (p *parser) flush() {
 			p.text.reset()
 			return
 		}
-		p.doc.Messages = append(p.doc.Messages, promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
-		p.cur = len(p.doc.Messages) - 1
+		p.push(promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
 	}
 	p.text.reset()
 	if t == "" {
@@ -371,7 +401,7 @@ func (p *parser) end(pos int) error {
 		if err != nil {
 			return err
 		}
-		p.doc.Messages = append(p.doc.Messages, m)
+		p.push(m)
 		p.cur = -1
 	case "extra":
 		merge(&p.doc.Messages[p.cur].Metadata, "extra", v)
@@ -387,6 +417,10 @@ func merge(dst *map[string]any, key string, v any) {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		setMeta(dst, key, v)
+		return
+	}
+	if *dst == nil { // the common case: the object becomes the map
+		*dst = obj
 		return
 	}
 	for k, x := range obj {
@@ -456,27 +490,40 @@ func (c *lineCounter) at(off int) int {
 	return c.line
 }
 
-// buffer joins data lines with LF. One piece stays a substring of the
-// source; marks map offsets in the joined text back to the source.
+// buffer joins data lines with LF. Lines that follow each other in the
+// source stay a substring of it, with no copy; marks map offsets in the
+// joined text back to the source.
 type buffer struct {
-	n     int
-	first string
-	b     []byte
-	off   int // source offset of the first piece
-	size  int
-	marks []mark
+	src      string // the source the pieces are cut from
+	n        int
+	off, end int    // source range of the pieces while they are one substring
+	b        []byte // the joined text once they are not
+	joined   bool
+	size     int
+	marks    []mark
 }
 
 type mark struct{ at, src int }
 
-func (b *buffer) add(s string, off int) {
-	switch b.n {
-	case 0:
-		b.first, b.off = s, off
-	case 1:
-		b.b = append(append(append(b.b[:0], b.first...), '\n'), s...)
+// add appends a piece: verbatim pieces are src[off:off+len(s)].
+func (b *buffer) add(s string, off int, verbatim bool) {
+	switch {
+	case b.n == 0 && verbatim:
+		b.off, b.end, b.joined = off, off+len(s), false
+	case b.n > 0 && !b.joined && verbatim && off == b.end+1 && b.src[b.end] == '\n':
+		b.end = off + len(s)
 	default:
-		b.b = append(append(b.b, '\n'), s...)
+		if !b.joined {
+			b.b = append(b.b[:0], b.src[b.off:b.end]...)
+			if b.n == 0 {
+				b.off = off
+			}
+			b.joined = true
+		}
+		if b.n > 0 {
+			b.b = append(b.b, '\n')
+		}
+		b.b = append(b.b, s...)
 	}
 	if b.n > 0 {
 		b.size++
@@ -487,17 +534,14 @@ func (b *buffer) add(s string, off int) {
 }
 
 func (b *buffer) String() string {
-	switch b.n {
-	case 0:
-		return ""
-	case 1:
-		return b.first
+	if b.joined {
+		return string(b.b)
 	}
-	return string(b.b)
+	return b.src[b.off:b.end]
 }
 
 func (b *buffer) reset() {
-	b.n, b.first, b.size, b.marks = 0, "", 0, b.marks[:0]
+	b.n, b.off, b.end, b.joined, b.size, b.marks = 0, 0, 0, false, 0, b.marks[:0]
 }
 
 // source maps an offset in the joined text to the source.

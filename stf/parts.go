@@ -17,12 +17,12 @@ import (
 func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentPart, error) {
 	part := promptfmt.ContentPart{Kind: promptfmt.KindToolCall, Value: value}
 	for _, a := range args {
-		s, ok := a.val.(string)
+		s, ok := a.text()
 		switch {
 		case a.key != "name" && a.key != "id":
 			return part, p.errAt(a.off, ";call takes name= and id=, not %q", a.key)
 		case !ok:
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.val))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
 		case a.key == "name":
 			part.ToolName = s
 		default:
@@ -39,12 +39,12 @@ func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentP
 func (p *parser) embedPart(args []arg, value string, off, pos int) (promptfmt.ContentPart, error) {
 	var part promptfmt.ContentPart
 	for _, a := range args {
-		s, ok := a.val.(string)
+		s, ok := a.text()
 		if a.key != "kind" && a.key != "type" && a.key != "detail" {
 			return part, p.errAt(a.off, ";embed takes kind=, type= and detail=, not %q", a.key)
 		}
 		if !ok {
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.val))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
 		}
 		switch a.key {
 		case "kind":

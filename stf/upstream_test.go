@@ -179,7 +179,7 @@ func TestUpstreamArgs(t *testing.T) {
 		require.NoError(t, err, c.Name)
 		got := map[string]any{}
 		for _, a := range args {
-			got[a.key] = a.val
+			got[a.key] = a.value()
 		}
 		want := decodeJSON(t, c.Result).(map[string]any)
 		assert.True(t, promptfmt.Equal(&promptfmt.Document{Meta: want}, &promptfmt.Document{Meta: got}), "%s: want %v, got %v", c.Name, want, got)

@@ -290,6 +290,14 @@ func (p *parser) key() string {
 		return p.str()
 	}
 	start := p.i
+	// Fast path: an ASCII identifier is a substring of the source.
+	for p.i < len(p.s) && isASCIIIDPart(p.s[p.i]) && (p.i > start || p.s[p.i] > '9') {
+		p.i++
+	}
+	if p.i > start && (p.i == len(p.s) || p.s[p.i] < utf8.RuneSelf && p.s[p.i] != '\\') {
+		return p.s[start:p.i]
+	}
+	p.i = start
 	var b strings.Builder
 	for p.i < len(p.s) {
 		at := p.i
@@ -325,11 +333,21 @@ func (p *parser) key() string {
 	return b.String()
 }
 
+func isASCIIIDPart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+}
+
 func isIDStart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return r == '$' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
 	return r == '$' || r == '_' || unicode.In(r, unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl)
 }
 
 func isIDPart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isASCIIIDPart(byte(r))
+	}
 	return isIDStart(r) || r == '\u200C' || r == '\u200D' || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc)
 }
 
