@@ -1,7 +1,6 @@
 package prompty
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,17 +11,7 @@ import (
 
 // roundTrip checks that doc survives Write and Parse, and that its canonical
 // form is a fixed point of Write(Parse(x)).
-func roundTrip(t testing.TB, doc *promptfmt.Document) {
-	t.Helper()
-	var out bytes.Buffer
-	require.NoError(t, Write(&out, doc))
-	back, err := Parse(out.Bytes())
-	require.NoError(t, err, "re-parse of\n%s", out.String())
-	require.True(t, promptfmt.Equal(doc, back), "round trip changed the document\nwritten:\n%s\nbefore: %+v\nafter:  %+v", out.String(), doc, back)
-	var again bytes.Buffer
-	require.NoError(t, Write(&again, back))
-	require.Equal(t, out.String(), again.String(), "canonical form is not stable")
-}
+func roundTrip(t testing.TB, doc *promptfmt.Document) { thisFormat.RoundTrip(t, doc) }
 
 // canonicalFiles returns the golden files of canonical Prompty, by name.
 func canonicalFiles(tb testing.TB) map[string][]byte {

@@ -55,6 +55,8 @@
 // block every line is ignored, malformed command lines too (Upstream
 // rejects those). An unmatched "*/" is an error at its line; an unclosed
 // "/*" at the end of the file is an error at the outermost unclosed one.
+// Comments are not part of the Document, so Write (and promptfmt fmt)
+// leaves them out, as upstream's encoder does.
 //
 // # Command lines
 //
@@ -114,7 +116,7 @@
 // Decision (call, embed): the seed lists call and embed as "line" commands
 // without defining them, and upstream never implemented them. Here each
 // takes exactly the next line, which must be a data line (";;" escape
-// allowed), appends its part to the current message (an error without
+// allowed; a CR before its LF is a line ending, as on command lines), appends its part to the current message (an error without
 // one), and text before and after stays in order around it: the message's
 // content is a list of parts.
 //

@@ -1,7 +1,6 @@
 package stf
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,16 +34,6 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		var out bytes.Buffer
-		if err := Write(&out, doc); err != nil {
-			t.Fatalf("Write of a parsed document failed: %v\ninput: %q", err, src)
-		}
-		back, err := Parse(out.Bytes())
-		if err != nil {
-			t.Fatalf("written text does not parse: %v\ninput: %q\nwritten: %q", err, src, out.Bytes())
-		}
-		if !promptfmt.Equal(doc, back) {
-			t.Fatalf("round trip changed the document\ninput: %q\nwritten: %q\nfirst: %s\nthen:  %s", src, out.Bytes(), js(doc), js(back))
-		}
+		thisFormat.RoundTrip(t, doc)
 	})
 }

@@ -450,7 +450,7 @@ func (p *parser) monadic(pos int, name, argText string, argsOff, next int) (int,
 	if p.s[start] == ';' {
 		start++
 	}
-	end, after := p.lineEnd(next, !p.crlf)
+	end, after := p.lineEnd(next, false) // a CR before the LF is a line ending here
 	value := p.s[start:end]
 	var part promptfmt.ContentPart
 	if name == "call" {

@@ -225,6 +225,10 @@ func TestLineEndings(t *testing.T) {
 	doc, err = Parse([]byte(";user\r\nHello\r\nworld\n;ai\nx\r"))
 	require.NoError(t, err)
 	assert.True(t, promptfmt.EqualMessages([]promptfmt.Message{msg("user", "Hello\r\nworld"), msg("assistant", "x\r")}, doc.Messages), js(doc))
+	doc, err = Parse([]byte(";user\n;embed kind=image\r\nhttps://x\r\n;call\r\n{}\r\nx\r\n"))
+	require.NoError(t, err)
+	assert.True(t, promptfmt.EqualMessages([]promptfmt.Message{withParts("user", promptfmt.ContentPart{Kind: promptfmt.KindImage, Value: "https://x"},
+		promptfmt.ContentPart{Kind: promptfmt.KindToolCall, Value: "{}"}, promptfmt.Text("x\r"))}, doc.Messages), js(doc))
 
 	// A lone CR is data, and counts as a line break in positions, as
 	// editors count it.

@@ -3,6 +3,7 @@ package stf
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -87,7 +88,7 @@ func embeddable(v string) bool {
 
 // callable reports whether v can be the line after ;call.
 func callable(v string) bool {
-	return !strings.Contains(v, "\n") && json.Valid([]byte(v))
+	return !strings.Contains(v, "\n") && !strings.HasSuffix(v, "\r") && json.Valid([]byte(v))
 }
 
 // rawMessage maps the JSON5 value of a ;raw block to a message. The object
@@ -107,7 +108,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 		return fail("the message needs a role string")
 	}
 	var calls []promptfmt.ContentPart
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		x := obj[k]
 		switch k {
 		case "role", "extra":
@@ -169,7 +170,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 // fields reads the string fields of a raw part object into the pointers
 // of want, and refuses any other field.
 func fields(obj map[string]any, kind string, want map[string]*string) error {
-	for _, k := range sortedKeys(obj) {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if k == "type" {
 			continue
 		}
@@ -240,15 +241,6 @@ func rawToolCall(v any) (promptfmt.ContentPart, error) {
 		return part, fmt.Errorf("a tool call with an id and a different call_id has one id in this model")
 	}
 	return part, nil
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // rawFields are the metadata keys a ;raw message object holds at its top

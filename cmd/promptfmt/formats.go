@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/prompty"
+	"github.com/promptfmt/promptfmt/stf"
 )
 
 // formatInfo wires one format package into the command. A format whose
@@ -22,7 +23,9 @@ type formatInfo struct {
 
 var formats = []formatInfo{
 	{name: "prapti", ext: ".md"},
-	{name: "stf", ext: ".stf"},
+	{name: "stf", ext: ".stf",
+		parse: func(b []byte) (*promptfmt.Document, error) { return stf.Parse(b) },
+		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},
 	{name: "pdl", ext: ".pdl"},
 	{name: "promptfile", ext: ".prompt"},
 	{name: "prompty", ext: ".prompty",

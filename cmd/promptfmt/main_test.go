@@ -69,7 +69,8 @@ func TestErrorsAndStatus(t *testing.T) {
 		{[]string{"messages", "x.txt"}, "", 2, "cannot tell the format of x.txt from its extension: give -f FORMAT"},
 		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
 		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty)`},
-		{[]string{"messages", "chat.stf"}, "", 2, "format stf: not implemented yet"},
+		{[]string{"messages", "chat.md"}, "", 2, "format prapti: not implemented yet"},
+		{[]string{"messages", "-f", "stf"}, ";user\nok\n;bogus", 1, "<stdin>:3:2: unknown command \"bogus\""},
 		{[]string{"convert", "-t", "pdl", example}, "", 2, "format pdl: not implemented yet"},
 		{[]string{"convert", example}, "", 2, "convert needs -t FORMAT"},
 		{[]string{"messages", "a.prompty", "b.prompty"}, "", 2, "give one file"},
@@ -141,4 +142,42 @@ func TestFmtAndConvert(t *testing.T) {
 	out, _, status = runCmd(t, canonical, "convert", "-f", "prompty", "-t", "prompty")
 	require.Equal(t, 0, status)
 	assert.Equal(t, canonical, out)
+}
+
+const stfExample = "../../testdata/examples/support.stf"
+
+func TestSTF(t *testing.T) {
+	out, errOut, status := runCmd(t, "", "messages", stfExample)
+	require.Equal(t, 0, status, errOut)
+	var msgs []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &msgs))
+	require.Len(t, msgs, 6)
+	assert.Equal(t, "tool_call", msgs[2]["content"].([]any)[1].(map[string]any)["kind"])
+	assert.Equal(t, "image", msgs[5]["content"].([]any)[1].(map[string]any)["kind"])
+
+	// fmt: comments go, the canonical form stays as it is.
+	canonical, _, status := runCmd(t, "", "fmt", stfExample)
+	require.Equal(t, 0, status)
+	assert.NotContains(t, canonical, ";#")
+	f := writeFile(t, "chat.stf", canonical)
+	again, _, status := runCmd(t, "", "fmt", f)
+	require.Equal(t, 0, status)
+	assert.Equal(t, canonical, again)
+
+	// Prompty to STF and back gives the same messages.
+	stfText, errOut, status := runCmd(t, "", "convert", "-t", "stf", example)
+	require.Equal(t, 0, status, errOut)
+	back, errOut, status := runCmd(t, stfText, "convert", "-f", "stf", "-t", "prompty", "-")
+	require.Equal(t, 0, status, errOut)
+	want, _, _ := runCmd(t, "", "messages", example)
+	got, _, _ := runCmd(t, back, "messages", "-f", "prompty", "-")
+	assert.JSONEq(t, want, got)
+
+	// STF with tool calls and images cannot become Prompty text: each thing
+	// is named, nothing is written.
+	out, errOut, status = runCmd(t, "", "convert", "-t", "prompty", stfExample)
+	assert.Equal(t, 1, status)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "a part of kind tool_call cannot be expressed")
+	assert.Contains(t, errOut, "a part of kind image cannot be expressed")
 }

@@ -1,0 +1,101 @@
+// Package formattest holds the checks and benchmarks that every format
+// package runs the same way: the round trip of a document through Write
+// and Parse, and the throughput of both on the shared corpus beside the
+// line-split baseline. Only tests import it.
+package formattest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/corpus"
+)
+
+// Format is a format package's two functions.
+type Format struct {
+	Parse func([]byte) (*promptfmt.Document, error)
+	Write func(io.Writer, *promptfmt.Document) error
+}
+
+// RoundTrip writes doc, reads the text back and writes that again: the
+// document must come back equal and the text must be a fixed point
+// (canonical). It returns the text.
+func (f Format) RoundTrip(tb testing.TB, doc *promptfmt.Document) []byte {
+	tb.Helper()
+	var out bytes.Buffer
+	if err := f.Write(&out, doc); err != nil {
+		tb.Fatalf("Write failed: %v\ndocument: %s", err, show(doc))
+	}
+	back, err := f.Parse(out.Bytes())
+	if err != nil {
+		tb.Fatalf("the written text does not parse: %v\nwritten: %q", err, out.Bytes())
+	}
+	if !promptfmt.Equal(doc, back) {
+		tb.Fatalf("round trip changed the document\nwritten: %q\nbefore:  %s\nafter:   %s", out.Bytes(), show(doc), show(back))
+	}
+	var again bytes.Buffer
+	if err := f.Write(&again, back); err != nil || again.String() != out.String() {
+		tb.Fatalf("canonical form is not stable: %v\nfirst:  %q\nsecond: %q", err, out.Bytes(), again.Bytes())
+	}
+	return out.Bytes()
+}
+
+func show(doc *promptfmt.Document) string {
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
+}
+
+// BenchSize is the size of the benchmark conversation's text.
+const BenchSize = 4 << 20
+
+// BenchInput is the shared benchmark conversation written by f.
+func (f Format) BenchInput(tb testing.TB) []byte {
+	var buf bytes.Buffer
+	if err := f.Write(&buf, corpus.Conversation(BenchSize)); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchLineSplit is the baseline: finding the lines of src.
+func BenchLineSplit(b *testing.B, src []byte) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		corpus.CountLines(src)
+	}
+}
+
+// BenchParse measures f.Parse on src.
+func (f Format) BenchParse(b *testing.B, src []byte) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.Parse(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchWrite measures f.Write on the shared conversation.
+func (f Format) BenchWrite(b *testing.B) {
+	doc := corpus.Conversation(BenchSize)
+	var buf bytes.Buffer
+	if err := f.Write(&buf, doc); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		if err := f.Write(&buf, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package stf_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/stf"
+)
+
+func ExampleParse() {
+	src := []byte(`;sys
+Answer briefly.
+;user name=Ross
+What is the weather in Paris?
+;ai
+;call name=weather id=c1
+{"city": "Paris"}
+;tool call_id=c1
+21 °C, clear
+`)
+	doc, err := stf.Parse(src)
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range doc.LLMMessages() {
+		fmt.Printf("%s %q %v %v\n", m.Role, m.Name, m.Content, m.Metadata)
+	}
+	// Output:
+	// system "" [{text Answer briefly.     }] map[]
+	// user "Ross" [{text What is the weather in Paris?     }] map[]
+	// assistant "" [{tool_call {"city": "Paris"}   c1 weather }] map[]
+	// tool "" [{text 21 °C, clear     }] map[call_id:c1]
+}
+
+func ExampleParse_error() {
+	_, err := stf.Parse([]byte(";user\nHello\n;usr\n"))
+	var pe *promptfmt.ParseError
+	if errors.As(err, &pe) {
+		fmt.Println(pe.Line, pe.Col)
+	}
+	fmt.Println(err)
+	// Output:
+	// 3 2
+	// stf:3:2: unknown command "usr" (known: user, assistant/ai, system/sys, developer/dev, tool, message/msg, raw, extra, meta, flush, end, call, embed)
+}
+
+func ExampleWrite() {
+	doc := &promptfmt.Document{Messages: []promptfmt.Message{
+		promptfmt.NewMessage("system", "Be brief."),
+		{Role: "user", Name: "John Doe", Content: []promptfmt.ContentPart{
+			promptfmt.Text(";-) hi"),
+			{Kind: promptfmt.KindImage, Value: "https://example.com/cat.png", MediaType: "image/png"},
+		}, Metadata: map[string]any{"ticket": "T-1", "turn": int64(3)}},
+	}}
+	if err := stf.Write(os.Stdout, doc); err != nil {
+		panic(err)
+	}
+	// Output:
+	// ;sys
+	// Be brief.
+	// ;user name="John Doe" ticket=T-1
+	// ;;-) hi
+	// ;embed kind=image type=image/png
+	// https://example.com/cat.png
+	// ;extra
+	// {
+	//   turn: 3,
+	// }
+	// ;end
+}
