@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
-	"go.yaml.in/yaml/v3"
+	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
 // Write writes doc in canonical Prompty form: front matter when doc.Meta is
@@ -178,7 +178,7 @@ func writeAttrs(b *strings.Builder, attrs []attr) {
 		case int64:
 			b.WriteString(strconv.FormatInt(v, 10))
 		case float64:
-			b.WriteString(floatText(v))
+			b.WriteString(yamlmeta.FloatText(v))
 		}
 	}
 	b.WriteByte(']')
@@ -209,110 +209,12 @@ func writeString(b *strings.Builder, key, v string) {
 // read from when that still holds the same values, keeping the author's
 // order and comments. Otherwise it writes a fresh mapping with sorted keys.
 func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
-	if p := promptfmt.NotJSONLike(doc.Meta); p != "" {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("front matter value at %s is not JSON-like data", p)}
-	}
-	out, ok := authorYAML(doc)
-	if !ok {
-		var err error
-		if out, err = encodeYAML(yamlNode(doc.Meta)); err != nil {
-			return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
-		}
+	out, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
+	if err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
 	}
 	b.WriteString("---\n")
 	b.WriteString(out)
 	b.WriteString("---\n")
 	return nil
-}
-
-// authorYAML encodes doc.MetaNode when it still decodes to doc.Meta, its
-// encoding reads back as doc.Meta, and that encoding is a fixed point.
-// yaml.v3 does not always re-encode what it read faithfully: `{A}` (A is
-// null) comes out as `{A: ”}`, and a comment after an empty value gains a
-// blank line each time. A value must never change, and canonical output
-// must not drift from one Write to the next; the fresh mapping keeps both.
-func authorYAML(doc *promptfmt.Document) (string, bool) {
-	same := func(n *yaml.Node) bool {
-		m, err := decodeMeta(n)
-		return err == nil && promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: doc.Meta})
-	}
-	if doc.MetaNode == nil || !same(doc.MetaNode) {
-		return "", false // none, or stale: Meta was changed after parsing
-	}
-	out, err := encodeYAML(doc.MetaNode)
-	if err != nil {
-		return "", false
-	}
-	var again yaml.Node
-	if yaml.Unmarshal([]byte(out), &again) != nil || !same(&again) {
-		return "", false
-	}
-	if out2, err := encodeYAML(&again); err != nil || out2 != out {
-		return "", false
-	}
-	return out, true
-}
-
-func encodeYAML(node *yaml.Node) (string, error) {
-	var out strings.Builder
-	enc := yaml.NewEncoder(&out)
-	enc.SetIndent(2)
-	err := enc.Encode(node)
-	return out.String(), err
-}
-
-// yamlNode builds the YAML of a JSON-like value with keys sorted. It spells
-// numbers itself so that each reads back as the type it was: a whole float
-// keeps a ".0" (YAML would otherwise read 8 back as an integer).
-func yamlNode(v any) *yaml.Node {
-	scalar := func(tag, value string) *yaml.Node {
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
-	}
-	switch v := v.(type) {
-	case nil:
-		return scalar("!!null", "null")
-	case string:
-		return scalar("!!str", v)
-	case bool:
-		return scalar("!!bool", strconv.FormatBool(v))
-	case float32:
-		return yamlNode(float64(v))
-	case float64:
-		switch {
-		case math.IsNaN(v):
-			return scalar("!!float", ".nan")
-		case math.IsInf(v, 1):
-			return scalar("!!float", ".inf")
-		case math.IsInf(v, -1):
-			return scalar("!!float", "-.inf")
-		}
-		return scalar("!!float", floatText(v))
-	case map[string]any:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			n.Content = append(n.Content, scalar("!!str", k), yamlNode(v[k]))
-		}
-		return n
-	case []any:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, x := range v {
-			n.Content = append(n.Content, yamlNode(x))
-		}
-		return n
-	}
-	return scalar("!!int", fmt.Sprint(v)) // the integer types NotJSONLike lets through
-}
-
-// floatText spells a finite float so that it reads back as a float.
-func floatText(v float64) string {
-	s := strconv.FormatFloat(v, 'g', -1, 64)
-	if !strings.ContainsAny(s, ".e") {
-		s += ".0"
-	}
-	return s
 }

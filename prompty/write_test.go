@@ -82,7 +82,7 @@ func TestWriteUnsupported(t *testing.T) {
 		assert.Equal(t, 1, ue.Message)
 	}
 	err := Write(&bytes.Buffer{}, &promptfmt.Document{Meta: map[string]any{"f": func() {}}})
-	assert.ErrorContains(t, err, "prompty: document: front matter value at .f is not JSON-like data")
+	assert.ErrorContains(t, err, "prompty: document: front matter: value at .f is not JSON-like data")
 }
 
 // Property 1: Parse(Write(d)) equals d for every document Prompty can

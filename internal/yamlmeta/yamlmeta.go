@@ -1,0 +1,252 @@
+// Package yamlmeta reads and writes the YAML front matter of the formats
+// that have it (Prompty, prompt files) as the model's Meta: JSON-like
+// values, with the yaml.Node kept so that a rewrite keeps the author's key
+// order, comments and style.
+package yamlmeta
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"go.yaml.in/yaml/v3"
+)
+
+var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+
+// Decode decodes the YAML front matter src[start:end] of a file in the
+// given format; start is the start of a line. It returns nil for empty
+// front matter. Errors are ParseErrors positioned in src.
+func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]any, error) {
+	firstLine, _ := promptfmt.Position(src, start)
+	fail := func(line, col int, msg string) error {
+		off := start
+		if line > 0 {
+			off = lineStartOffset(src, firstLine+line-1) + col - 1
+		}
+		return promptfmt.Errorf(format, src, off, "front matter: %s", msg)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(src[start:end], &root); err != nil {
+		msg, line := err.Error(), 0
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = msg[len(m[0]):]
+		}
+		return nil, nil, fail(line, 1, msg)
+	}
+	if root.Kind == 0 { // empty front matter
+		return nil, nil, nil
+	}
+	top := root.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return nil, nil, fail(top.Line, top.Column, "want a mapping of keys to values")
+	}
+	if k := nonStringKey(top); k != nil {
+		return nil, nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
+	}
+	meta, err := DecodeNode(&root)
+	if err != nil {
+		return nil, nil, fail(top.Line, top.Column, err.Error())
+	}
+	return &root, meta, nil
+}
+
+// DecodeNode decodes front matter into the model's JSON-like values,
+// leaving the node as it was: timestamps and binary scalars stay the text
+// they were written as, and integers are int64.
+func DecodeNode(root *yaml.Node) (map[string]any, error) {
+	retagged := keepAsWritten(root, nil)
+	defer func() {
+		for _, r := range retagged {
+			r.node.Tag = r.tag
+		}
+	}()
+	var meta map[string]any
+	if err := root.Decode(&meta); err != nil {
+		return nil, err
+	}
+	if meta == nil {
+		return nil, nil
+	}
+	return normalize(meta).(map[string]any), nil
+}
+
+type retag struct {
+	node *yaml.Node
+	tag  string
+}
+
+// keepAsWritten makes timestamps and binary scalars decode as the text they
+// were written as (Meta is JSON-like, and neither a time.Time nor bytes
+// that are not UTF-8 would survive a round trip). It returns what it
+// changed, for the caller to restore.
+func keepAsWritten(n *yaml.Node, changed []retag) []retag {
+	if n.Kind == yaml.ScalarNode && (n.Tag == "!!timestamp" || n.Tag == "!!binary") {
+		changed = append(changed, retag{n, n.Tag})
+		n.Tag = "!!str"
+	}
+	for _, c := range n.Content {
+		changed = keepAsWritten(c, changed)
+	}
+	return changed
+}
+
+// normalize gives decoded YAML the model's JSON-like types: int becomes
+// int64.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case int:
+		return int64(v)
+	case map[string]any:
+		for k, x := range v {
+			v[k] = normalize(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = normalize(x)
+		}
+	}
+	return v
+}
+
+// nonStringKey finds a mapping key that would not decode to a string (JSON,
+// and so Document.Meta, has only string keys).
+func nonStringKey(n *yaml.Node) *yaml.Node {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; k.Kind != yaml.ScalarNode || k.Tag != "!!str" && k.Tag != "!!merge" {
+				return k
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if k := nonStringKey(c); k != nil {
+			return k
+		}
+	}
+	return nil
+}
+
+// lineStartOffset returns the offset of the 1-based line n of src.
+func lineStartOffset(src []byte, n int) int {
+	sc := lines.NewScanner(src)
+	s := 0
+	for i := 1; i <= n; i++ {
+		var ok bool
+		if s, _, _, ok = sc.Next(); !ok {
+			return len(src)
+		}
+	}
+	return s
+}
+
+// Encode returns meta as YAML. It is the author's node when that still
+// holds the same values (keeping order and comments), else a fresh mapping
+// with sorted keys. Values that are not JSON-like are an error.
+func Encode(meta map[string]any, node *yaml.Node) (string, error) {
+	if p := promptfmt.NotJSONLike(meta); p != "" {
+		return "", fmt.Errorf("value at %s is not JSON-like data", p)
+	}
+	if out, ok := authorYAML(meta, node); ok {
+		return out, nil
+	}
+	return encode(Node(meta))
+}
+
+// authorYAML encodes node when it still decodes to meta, its
+// encoding reads back as doc.Meta, and that encoding is a fixed point.
+// yaml.v3 does not always re-encode what it read faithfully: `{A}` (A is
+// null) comes out as `{A: ”}`, and a comment after an empty value gains a
+// blank line each time. A value must never change, and canonical output
+// must not drift from one Write to the next; the fresh mapping keeps both.
+func authorYAML(meta map[string]any, node *yaml.Node) (string, bool) {
+	same := func(n *yaml.Node) bool {
+		m, err := DecodeNode(n)
+		return err == nil && promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: meta})
+	}
+	if node == nil || !same(node) {
+		return "", false // none, or stale: Meta was changed after parsing
+	}
+	out, err := encode(node)
+	if err != nil {
+		return "", false
+	}
+	var again yaml.Node
+	if yaml.Unmarshal([]byte(out), &again) != nil || !same(&again) {
+		return "", false
+	}
+	if out2, err := encode(&again); err != nil || out2 != out {
+		return "", false
+	}
+	return out, true
+}
+
+func encode(node *yaml.Node) (string, error) {
+	var out strings.Builder
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	err := enc.Encode(node)
+	return out.String(), err
+}
+
+// Node builds the YAML of a JSON-like value with keys sorted. It spells
+// numbers itself so that each reads back as the type it was: a whole float
+// keeps a ".0" (YAML would otherwise read 8 back as an integer).
+func Node(v any) *yaml.Node {
+	scalar := func(tag, value string) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}
+	}
+	switch v := v.(type) {
+	case nil:
+		return scalar("!!null", "null")
+	case string:
+		return scalar("!!str", v)
+	case bool:
+		return scalar("!!bool", strconv.FormatBool(v))
+	case float32:
+		return Node(float64(v))
+	case float64:
+		switch {
+		case math.IsNaN(v):
+			return scalar("!!float", ".nan")
+		case math.IsInf(v, 1):
+			return scalar("!!float", ".inf")
+		case math.IsInf(v, -1):
+			return scalar("!!float", "-.inf")
+		}
+		return scalar("!!float", FloatText(v))
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			n.Content = append(n.Content, scalar("!!str", k), Node(v[k]))
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for _, x := range v {
+			n.Content = append(n.Content, Node(x))
+		}
+		return n
+	}
+	return scalar("!!int", fmt.Sprint(v)) // the integer types NotJSONLike lets through
+}
+
+// FloatText spells a finite float so that it reads back as a float.
+func FloatText(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
+}
