@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/prompty"
 	"github.com/promptfmt/promptfmt/stf"
 )
@@ -27,7 +28,9 @@ var formats = []formatInfo{
 		parse: func(b []byte) (*promptfmt.Document, error) { return stf.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},
 	{name: "pdl", ext: ".pdl"},
-	{name: "promptfile", ext: ".prompt"},
+	{name: "promptfile", ext: ".prompt",
+		parse: func(b []byte) (*promptfmt.Document, error) { return promptfile.Parse(b) },
+		write: func(w io.Writer, d *promptfmt.Document) error { return promptfile.Write(w, d) }},
 	{name: "prompty", ext: ".prompty",
 		parse: func(b []byte) (*promptfmt.Document, error) { return prompty.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return prompty.Write(w, d) }},

@@ -181,3 +181,25 @@ func TestSTF(t *testing.T) {
 	assert.Contains(t, errOut, "a part of kind tool_call cannot be expressed")
 	assert.Contains(t, errOut, "a part of kind image cannot be expressed")
 }
+
+func TestPromptFile(t *testing.T) {
+	const pf = "../../testdata/examples/discard-html.prompt"
+	out, errOut, status := runCmd(t, "", "messages", pf)
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "Discard all HTML tags.")
+	_, errOut, status = runCmd(t, "", "check", pf)
+	assert.Equal(t, 0, status, errOut)
+
+	// An edited body fails check, with both hashes.
+	src, err := os.ReadFile(pf)
+	require.NoError(t, err)
+	edited := writeFile(t, "p.prompt", strings.Replace(string(src), "HTML", "XML", 1))
+	_, errOut, status = runCmd(t, "", "check", edited)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, errOut, edited+":4:12: the body does not match its hash: sha1-hash is 3b215be875d3e5c583e1a4bd80a358243b4747b1")
+
+	// Two messages cannot become one prompt file.
+	_, errOut, status = runCmd(t, "", "convert", "-t", "promptfile", stfExample)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, errOut, "6 messages (a prompt file holds exactly one, its body)")
+}

@@ -5,7 +5,9 @@
 package yamlmeta
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"slices"
@@ -17,7 +19,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?(?:line (\d+): )?`)
 
 // Decode decodes the YAML front matter src[start:end] of a file in the
 // given format; start is the start of a line. It returns nil for empty
@@ -32,12 +34,21 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 		return promptfmt.Errorf(format, src, off, "front matter: %s", msg)
 	}
 	var root yaml.Node
-	if err := yaml.Unmarshal(src[start:end], &root); err != nil {
-		msg, line := err.Error(), 0
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = msg[len(m[0]):]
+	dec := yaml.NewDecoder(bytes.NewReader(src[start:end]))
+	err := dec.Decode(&root)
+	if err == io.EOF {
+		return nil, nil, nil
+	}
+	if err == nil { // yaml.v3 would silently ignore text after a "..." line
+		var extra yaml.Node
+		if e := dec.Decode(&extra); e == nil {
+			return nil, nil, fail(extra.Line, extra.Column, "text after a '...' line would be ignored")
+		} else if e != io.EOF {
+			err = e
 		}
+	}
+	if err != nil {
+		line, msg := yamlError(err)
 		return nil, nil, fail(line, 1, msg)
 	}
 	if root.Kind == 0 { // empty front matter
@@ -48,13 +59,31 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 		return nil, nil, fail(top.Line, top.Column, "want a mapping of keys to values")
 	}
 	if k := nonStringKey(top); k != nil {
+		if k.Kind != yaml.ScalarNode {
+			return nil, nil, fail(k.Line, k.Column, "a key written as a sequence or mapping is not a string")
+		}
 		return nil, nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
 	}
 	meta, err := DecodeNode(&root)
 	if err != nil {
-		return nil, nil, fail(top.Line, top.Column, err.Error())
+		line, msg := yamlError(err)
+		if line == 0 {
+			return nil, nil, fail(top.Line, top.Column, msg)
+		}
+		return nil, nil, fail(line, 1, msg)
 	}
 	return &root, meta, nil
+}
+
+// yamlError splits a yaml.v3 error message into its YAML line (0 when it
+// names none) and the rest.
+func yamlError(err error) (int, string) {
+	msg, line := err.Error(), 0
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = msg[len(m[0]):]
+	}
+	return line, msg
 }
 
 // DecodeNode decodes front matter into the model's JSON-like values,
@@ -156,7 +185,18 @@ func Encode(meta map[string]any, node *yaml.Node) (string, error) {
 	if out, ok := authorYAML(meta, node); ok {
 		return out, nil
 	}
-	return encode(Node(meta))
+	out, err := encode(Node(meta))
+	if err != nil {
+		return "", err
+	}
+	var back yaml.Node
+	if err := yaml.Unmarshal([]byte(out), &back); err != nil {
+		return "", fmt.Errorf("the YAML written does not read back: %v", err)
+	}
+	if m, err := DecodeNode(&back); err != nil || !promptfmt.Equal(&promptfmt.Document{Meta: m}, &promptfmt.Document{Meta: meta}) {
+		return "", fmt.Errorf("the YAML written does not read back as the same values")
+	}
+	return out, nil
 }
 
 // authorYAML encodes node when it still decodes to meta, its
@@ -206,7 +246,11 @@ func Node(v any) *yaml.Node {
 	case nil:
 		return scalar("!!null", "null")
 	case string:
-		return scalar("!!str", v)
+		n := scalar("!!str", v)
+		if strings.TrimSpace(v) != v || strings.ContainsFunc(v, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+			n.Style = yaml.DoubleQuotedStyle // yaml.v3 writes some such plain or block scalars it cannot read back
+		}
+		return n
 	case bool:
 		return scalar("!!bool", strconv.FormatBool(v))
 	case float32:
@@ -249,4 +293,11 @@ func FloatText(v float64) string {
 		s += ".0"
 	}
 	return s
+}
+
+// Offset returns the offset in src of node n of the front matter that
+// Decode read from src[start:].
+func Offset(src []byte, start int, n *yaml.Node) int {
+	firstLine, _ := promptfmt.Position(src, start)
+	return lineStartOffset(src, firstLine+n.Line-1) + n.Column - 1
 }

@@ -1,0 +1,51 @@
+// Package promptfile reads and writes prompt files (.prompt) as
+// PromptCritical keeps its prompt population (pragsmike/PromptCritical,
+// docs/prompt-representation.md, the seed's "Prompt file format"): YAML
+// front matter that is never sent to a model, over an immutable body
+// protected by a SHA-1 hash. It is not Google's Dotprompt, which shares the
+// extension.
+//
+//	---
+//	prompt-id: "P42"
+//	created-at: "2022-08-17T14:37:22Z"
+//	sha1-hash: "3b215be875d3e5c583e1a4bd80a358243b4747b1"
+//	generator: human
+//	---
+//
+//	Find more precise way to state this instruction:
+//	Discard all HTML tags.
+//
+// # Reading
+//
+// The file is UTF-8; a leading byte order mark is ignored with a warning.
+// CR, LF and CRLF all end lines. The first line must be "---" to open front
+// matter; it closes at the next line that is "---" (trailing blanks are
+// tolerated with a warning; "..." is not a closer, and later "---" lines
+// are body text). Front matter that is never closed is an error: otherwise
+// its YAML would be hashed as the body. A file whose first line is not
+// "---" has no front matter: all of it is the body, and every mandatory key
+// is missing. Empty front matter ("---" twice) is allowed.
+//
+// The front matter becomes Document.Meta, and its yaml.Node MetaNode, so
+// that writing keeps key order, comments and style. The mandatory keys'
+// plain values are read as strings: an unquoted created-at is not a time
+// and an all-digit hash is not a number.
+//
+// The body starts at the first line after the front matter that is not
+// whitespace only (the blank lines before it are not hashed), runs to the
+// end of the file, has its line endings made LF and gains a final LF when
+// its last line has none. Decision: an empty body is the empty string,
+// whose hash is da39a3ee5e6b4b0d3255bfef95601890afd80709 (the seed is
+// silent; upstream's code hashes "\n"). Decision: no Unicode normalisation
+// (upstream later adopted NFC; the seed does not ask for it). The body is
+// the Document's one message, role user, exactly as hashed.
+//
+// Mandatory keys: prompt-id (P followed by digits; the seed's own example
+// writes id, which is read as prompt-id with a warning), created-at (an
+// ISO-8601 UTC time such as 2022-08-17T14:37:22Z) and sha1-hash (40
+// hexadecimal digits, either case). A missing or malformed mandatory key,
+// and a body whose hash differs from sha1-hash, is a warning with line and
+// column: the file still parses. Verify reports exactly those as failures.
+// Other keys (ancestors, generator, model, meta-prompt id, metrics...) are
+// kept as written.
+package promptfile
