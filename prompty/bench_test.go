@@ -1,7 +1,6 @@
 package prompty
 
 import (
-	"bytes"
 	"io"
 	"testing"
 
@@ -15,16 +14,9 @@ var thisFormat = formattest.Format{
 	Write: func(w io.Writer, d *promptfmt.Document) error { return Write(w, d) },
 }
 
-// BenchmarkLineSplit is the baseline: finding the lines of the same input.
-func BenchmarkLineSplit(b *testing.B) { formattest.BenchLineSplit(b, thisFormat.BenchInput(b)) }
-
-func BenchmarkParse(b *testing.B) { thisFormat.BenchParse(b, thisFormat.BenchInput(b)) }
-
-func BenchmarkParseCRLF(b *testing.B) {
-	thisFormat.BenchParse(b, bytes.ReplaceAll(thisFormat.BenchInput(b), []byte("\n"), []byte("\r\n")))
-}
-
-func BenchmarkWrite(b *testing.B) { thisFormat.BenchWrite(b) }
+// BenchmarkFormat: the line-split baseline, Parse, Parse of CRLF text and
+// Write, on the shared conversation.
+func BenchmarkFormat(b *testing.B) { thisFormat.Bench(b) }
 
 // BenchmarkAdversarial parses the ReDoS-style inputs of upstream issue #446.
 func BenchmarkAdversarial(b *testing.B) {

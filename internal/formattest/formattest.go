@@ -99,3 +99,14 @@ func (f Format) BenchWrite(b *testing.B) {
 		}
 	}
 }
+
+// Bench runs the shared benchmarks of a format as sub-benchmarks: the
+// line-split baseline, Parse, Parse of the CRLF form, and Write, all on
+// the shared conversation.
+func (f Format) Bench(b *testing.B) {
+	src := f.BenchInput(b)
+	b.Run("LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
+	b.Run("Parse", func(b *testing.B) { f.BenchParse(b, src) })
+	b.Run("ParseCRLF", func(b *testing.B) { f.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
+	b.Run("Write", f.BenchWrite)
+}
