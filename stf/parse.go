@@ -19,7 +19,7 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	}
 	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}}
 	p.lines = lineCounter{s: p.s, line: 1}
-	p.text.src, p.block.src = p.s, p.s
+	p.text.src, p.block.src, p.block.track = p.s, p.s, true
 	if strings.IndexByte(p.s, '\r') >= 0 {
 		lf, crlf := strings.Count(p.s, "\n"), strings.Count(p.s, "\r\n")
 		p.crlf = lf > 0 && crlf == lf
@@ -500,6 +500,7 @@ type buffer struct {
 	b        []byte // the joined text once they are not
 	joined   bool
 	size     int
+	track    bool // keep marks: only JSON5 blocks map errors back
 	marks    []mark
 }
 
@@ -528,7 +529,9 @@ func (b *buffer) add(s string, off int, verbatim bool) {
 	if b.n > 0 {
 		b.size++
 	}
-	b.marks = append(b.marks, mark{b.size, off})
+	if b.track {
+		b.marks = append(b.marks, mark{b.size, off})
+	}
 	b.size += len(s)
 	b.n++
 }

@@ -30,7 +30,6 @@ var decodeDeviations = map[string]struct{ reason, want string }{
 	"kv_unknown_key":                    {"unknown arguments are kept in Metadata, not dropped", "ok"},
 	"comment_invalid_line_inside_block": {"inside a block comment every line is ignored, as the issue's rule says", "ok"},
 	"raw_with_args":                     {";raw takes no arguments; upstream parses and ignores them", "error"},
-	"json5_args_array":                  {"both reject it; ours says JSON5 arguments must be an object", "error"},
 }
 
 type golden struct {

@@ -39,10 +39,10 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 	if err == io.EOF {
 		return nil, nil, nil
 	}
-	if err == nil { // yaml.v3 would silently ignore text after a "..." line
+	if err == nil { // yaml.v3 would silently ignore a second document
 		var extra yaml.Node
 		if e := dec.Decode(&extra); e == nil {
-			return nil, nil, fail(extra.Line, extra.Column, "text after a '...' line would be ignored")
+			return nil, nil, fail(extra.Line, extra.Column, "a second YAML document would be ignored (a '...' or '---' line ended the first)")
 		} else if e != io.EOF {
 			err = e
 		}

@@ -22,6 +22,7 @@ func TestDecode(t *testing.T) {
 		"---\na: [1\n---\n":           "x:2:1: front matter: did not find expected ',' or ']'",
 		"---\na: 1\na: 2\n---\n":      `x:3:1: front matter: mapping key "a" already defined at line 1`,
 		"---\na: 1\n...\nb: 2\n---\n": "x:3:1: front matter: did not find expected <document start>",
+		"---\na: 1\n--- x\n---\n":     "x:3:1: front matter: a second YAML document would be ignored (a '...' or '---' line ended the first)",
 		"---\n- 1\n---\n":             "x:2:1: front matter: want a mapping of keys to values",
 		"---\n? [1]\n: 2\n---\n":      "x:2:3: front matter: a key written as a sequence or mapping is not a string",
 		"---\n1: x\n---\n":            "x:2:1: front matter: key 1 is not a string",
