@@ -3,6 +3,6 @@ module github.com/promptfmt/promptfmt
 go 1.24
 
 require (
-	github.com/stretchr/testify v1.12.1 // indirect
-	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	github.com/stretchr/testify v1.12.1
+	go.yaml.in/yaml/v3 v3.0.6
 )
