@@ -49,19 +49,22 @@ func Hash(body string) string {
 // exactly as hashed. Missing or malformed mandatory keys and a body that
 // does not match its hash are warnings; see the package documentation.
 func Parse(src []byte) (*promptfmt.Document, error) {
-	doc, _, err := parse(src)
-	return doc, err
+	f, err := parse(src)
+	if err != nil {
+		return nil, err
+	}
+	return f.doc, nil
 }
 
 // Verify reports whether src is an intact prompt file: every mandatory key
 // present and well formed, and the body's hash equal to sha1-hash. It
 // returns nil or the problems, each a *promptfmt.ParseError, joined.
 func Verify(src []byte) error {
-	_, failures, err := parse(src)
+	f, err := parse(src)
 	if err != nil {
 		return err
 	}
-	return errors.Join(failures...)
+	return errors.Join(f.failures...)
 }
 
 var (
@@ -70,48 +73,58 @@ var (
 	timePattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?Z$`)
 )
 
-// parse returns the document and, apart, the warnings that make the file
-// fail verification.
-func parse(src []byte) (*promptfmt.Document, []error, error) {
+// file is a prompt file as read, with the offsets Fix edits at.
+type file struct {
+	src                []byte
+	doc                *promptfmt.Document
+	failures           []error // the warnings that fail verification
+	start              int     // after a BOM
+	yamlStart, yamlEnd int     // the front matter src[yamlStart:yamlEnd], or -1
+	body               int     // where the hashed body starts
+	node               *yaml.Node
+	text               string // the body, canonical
+	checks             [3]check
+}
+
+func parse(src []byte) (*file, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	doc := &promptfmt.Document{}
-	var failures []error
+	f := &file{src: src, doc: &promptfmt.Document{}}
+	doc := f.doc
 	warn := func(fatal bool, off int, msg string, args ...any) {
 		w := promptfmt.Warnf(format, src, off, msg, args...)
 		doc.Warnings = append(doc.Warnings, w)
 		if fatal {
-			failures = append(failures, &promptfmt.ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Offset: w.Offset, Msg: w.Msg})
+			f.failures = append(f.failures, &promptfmt.ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Offset: w.Offset, Msg: w.Msg})
 		}
 	}
-	start := 0
 	if bytes.HasPrefix(src, []byte("\uFEFF")) {
 		warn(false, 0, "byte order mark at the start of the file ignored (prompt files are written without one)")
-		start = 3
+		f.start = 3
 	}
-	body, yamlStart, yamlEnd, err := split(src, start, warn)
+	var err error
+	f.body, f.yamlStart, f.yamlEnd, err = split(src, f.start, warn)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var node *yaml.Node
-	if yamlStart >= 0 {
-		if node, doc.Meta, err = yamlmeta.Decode(format, src, yamlStart, yamlEnd); err != nil {
-			return nil, nil, err
+	if f.yamlStart >= 0 {
+		if f.node, doc.Meta, err = yamlmeta.Decode(format, src, f.yamlStart, f.yamlEnd); err != nil {
+			return nil, err
 		}
-		if node != nil && keepStrings(node) {
-			if doc.Meta, err = yamlmeta.DecodeNode(node); err != nil {
-				return nil, nil, promptfmt.Errorf(format, src, yamlStart, "front matter: %v", err)
+		if f.node != nil && keepStrings(f.node) {
+			if doc.Meta, err = yamlmeta.DecodeNode(f.node); err != nil {
+				return nil, promptfmt.Errorf(format, src, f.yamlStart, "front matter: %v", err)
 			}
 		}
-		doc.MetaNode = node
+		doc.MetaNode = f.node
 	}
-	text := Canonical(string(src[body:]))
-	msg := promptfmt.NewMessage("user", text)
-	msg.Line, _ = promptfmt.Position(src, body)
+	f.text = Canonical(string(src[f.body:]))
+	msg := promptfmt.NewMessage("user", f.text)
+	msg.Line, _ = promptfmt.Position(src, f.body)
 	doc.Messages = []promptfmt.Message{msg}
-	checkKeys(doc, src, start, yamlStart, node, text, warn)
-	return doc, failures, nil
+	f.checkKeys(warn)
+	return f, nil
 }
 
 // split finds the front matter: src[yamlStart:yamlEnd], or -1 when the file
@@ -179,61 +192,99 @@ func keepStrings(root *yaml.Node) bool {
 	return changed
 }
 
-// checkKeys warns about each missing or malformed mandatory key and a body
-// that does not match its hash.
-func checkKeys(doc *promptfmt.Document, src []byte, start, yamlStart int, node *yaml.Node, text string, warn func(bool, int, string, ...any)) {
-	at := func(key string) (int, bool) { // offset of key's value
-		if node == nil {
-			return start, false
+// state is what reading found of one mandatory key.
+type state int
+
+const (
+	fine      state = iota
+	missing         // no such key
+	notString       // a map, list, or null
+	malformed       // a string of the wrong shape
+	mismatch        // sha1-hash only: well formed, but not the body's hash
+)
+
+// check is one mandatory key as read.
+type check struct {
+	name       string     // the key as written: KeyID, KeyCreated, KeyHash, or aliasID
+	key, value *yaml.Node // nil when missing
+	text       string     // the value, when a string
+	state      state
+}
+
+// checkKeys examines the mandatory keys, in Write's order, and warns about
+// each one missing or malformed and about a body that does not match its
+// hash.
+func (f *file) checkKeys(warn func(bool, int, string, ...any)) {
+	find := func(name string) check {
+		c := check{name: name, state: missing}
+		if f.node == nil {
+			return c
 		}
-		top := node.Content[0]
+		top := f.node.Content[0]
 		for i := 0; i+1 < len(top.Content); i += 2 {
-			if top.Content[i].Value == key {
-				return yamlmeta.Offset(src, yamlStart, top.Content[i+1]), true
+			if top.Content[i].Value == name {
+				c.key, c.value, c.state = top.Content[i], top.Content[i+1], fine
+				if s, ok := f.doc.Meta[name].(string); ok {
+					c.text = s
+				} else {
+					c.state = notString
+				}
+				return c
 			}
 		}
-		return start, false
+		return c
 	}
-	get := func(key string) (string, int, bool) {
-		off, ok := at(key)
-		if !ok {
-			return "", off, false
-		}
-		s, isString := doc.Meta[key].(string)
-		if !isString {
-			warn(true, off, "%s must be a string", key)
-			return "", off, false
-		}
-		return s, off, true
-	}
-	idKey := KeyID
-	if _, ok := at(KeyID); !ok {
-		if off, ok := at(aliasID); ok {
-			idKey = aliasID
-			warn(false, off, "id is read as prompt-id (the seed's example spelling); write prompt-id")
+	f.checks[0] = find(KeyID)
+	if f.checks[0].state == missing {
+		if c := find(aliasID); c.state != missing {
+			f.checks[0] = c
 		}
 	}
-	if id, off, ok := get(idKey); ok && !idPattern.MatchString(id) {
-		warn(true, off, "%s %q is malformed: want P followed by digits, such as P42", idKey, id)
-	} else if _, present := at(idKey); !present {
-		warn(true, off, "missing prompt-id (P followed by digits)")
+	f.checks[1] = find(KeyCreated)
+	f.checks[2] = find(KeyHash)
+	id, created, hash := &f.checks[0], &f.checks[1], &f.checks[2]
+	if id.state == fine && !idPattern.MatchString(id.text) {
+		id.state = malformed
 	}
-	if ts, off, ok := get(KeyCreated); ok {
-		if _, err := time.Parse(time.RFC3339Nano, ts); err != nil || !timePattern.MatchString(ts) {
-			warn(true, off, "created-at %q is malformed: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", ts)
+	if created.state == fine {
+		if _, err := time.Parse(time.RFC3339Nano, created.text); err != nil || !timePattern.MatchString(created.text) {
+			created.state = malformed
 		}
-	} else if _, present := at(KeyCreated); !present {
-		warn(true, off, "missing created-at (an ISO-8601 UTC time such as 2022-08-17T14:37:22Z)")
 	}
-	sum := Hash(text)
-	if h, off, ok := get(KeyHash); ok {
+	sum := Hash(f.text)
+	if hash.state == fine {
 		switch {
-		case !hashPattern.MatchString(h):
-			warn(true, off, "sha1-hash %q is malformed: want 40 hexadecimal digits (the body's hash is %s)", h, sum)
-		case strings.ToLower(h) != sum:
-			warn(true, off, "the body does not match its hash: sha1-hash is %s, the body hashes to %s (the body was edited or corrupted)", strings.ToLower(h), sum)
+		case !hashPattern.MatchString(hash.text):
+			hash.state = malformed
+		case strings.ToLower(hash.text) != sum:
+			hash.state = mismatch
 		}
-	} else if _, present := at(KeyHash); !present {
-		warn(true, off, "missing sha1-hash (the body's hash is %s)", sum)
 	}
+
+	if id.name == aliasID {
+		warn(false, f.offset(id), "id is read as prompt-id (the seed's example spelling); write prompt-id")
+	}
+	wants := [3]string{"P followed by digits, such as P42", "an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "40 hexadecimal digits; the body hashes to " + sum}
+	for i := range f.checks {
+		c := &f.checks[i]
+		switch c.state {
+		case missing:
+			warn(true, f.offset(c), "missing %s: want %s", []string{KeyID, KeyCreated, KeyHash}[i], wants[i])
+		case notString:
+			warn(true, f.offset(c), "%s must be a string: want %s", c.name, wants[i])
+		case malformed:
+			warn(true, f.offset(c), "%s %q is malformed: want %s", c.name, c.text, wants[i])
+		case mismatch:
+			warn(true, f.offset(c), "the body does not match its hash: sha1-hash is %s, the body hashes to %s (the body was edited or corrupted)", strings.ToLower(c.text), sum)
+		}
+	}
+}
+
+// offset is where a check's value is, or for a missing key where the file
+// starts.
+func (f *file) offset(c *check) int {
+	if c.value == nil {
+		return f.start
+	}
+	return yamlmeta.Offset(f.src, f.yamlStart, c.value)
 }

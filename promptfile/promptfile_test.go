@@ -34,7 +34,7 @@ func TestHashVectors(t *testing.T) {
 	}
 }
 
-func file(id, created, hash, extra, body string) string {
+func promptFile(id, created, hash, extra, body string) string {
 	return fmt.Sprintf("---\nprompt-id: %s\ncreated-at: %s\nsha1-hash: %s\n%s---\n\n%s", id, created, hash, extra, body)
 }
 
@@ -47,7 +47,7 @@ func warnings(doc *promptfmt.Document) []string {
 }
 
 func TestParse(t *testing.T) {
-	good := file(`"P42"`, `"2022-08-17T14:37:22Z"`, `"3b215be875d3e5c583e1a4bd80a358243b4747b1"`, "# who made it\ngenerator: human\nancestors: [P1, P2]\n", seedBody)
+	good := promptFile(`"P42"`, `"2022-08-17T14:37:22Z"`, `"3b215be875d3e5c583e1a4bd80a358243b4747b1"`, "# who made it\ngenerator: human\nancestors: [P1, P2]\n", seedBody)
 	tests := []struct {
 		name, in string
 		body     string
@@ -57,7 +57,7 @@ func TestParse(t *testing.T) {
 		{"canonical", good, seedBody, map[string]any{"prompt-id": "P42", "created-at": "2022-08-17T14:37:22Z",
 			"sha1-hash": "3b215be875d3e5c583e1a4bd80a358243b4747b1", "generator": "human", "ancestors": []any{"P1", "P2"}}, nil},
 		{"unquoted time and all-digit hash stay strings",
-			file("P1", "2022-08-17T14:37:22Z", "1234567890123456789012345678901234567890", "", "hi\n"), "hi\n",
+			promptFile("P1", "2022-08-17T14:37:22Z", "1234567890123456789012345678901234567890", "", "hi\n"), "hi\n",
 			map[string]any{"prompt-id": "P1", "created-at": "2022-08-17T14:37:22Z", "sha1-hash": "1234567890123456789012345678901234567890"},
 			[]string{"promptfile:4:12: the body does not match its hash: sha1-hash is 1234567890123456789012345678901234567890, the body hashes to 55ca6286e3e4f4fba5d0448333fa99fc5a404a73 (the body was edited or corrupted)"}},
 		{"CRLF, BOM, blank lines before the body, --- in the body, uppercase hash",
@@ -65,23 +65,23 @@ func TestParse(t *testing.T) {
 			"a\n---\nb\n", nil, []string{"promptfile:1:1: byte order mark at the start of the file ignored (prompt files are written without one)",
 				"promptfile:5:4: blanks after --- ignored"}},
 		{"no front matter", "just a body", "just a body\n", nil, []string{
-			"promptfile:1:1: missing prompt-id (P followed by digits)",
-			"promptfile:1:1: missing created-at (an ISO-8601 UTC time such as 2022-08-17T14:37:22Z)",
-			"promptfile:1:1: missing sha1-hash (the body's hash is " + Hash("just a body") + ")"}},
+			"promptfile:1:1: missing prompt-id: want P followed by digits, such as P42",
+			"promptfile:1:1: missing created-at: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z",
+			"promptfile:1:1: missing sha1-hash: want 40 hexadecimal digits; the body hashes to " + Hash("just a body")}},
 		{"empty front matter, empty body", "---\n---\n", "", nil, []string{
-			"promptfile:1:1: missing prompt-id (P followed by digits)",
-			"promptfile:1:1: missing created-at (an ISO-8601 UTC time such as 2022-08-17T14:37:22Z)",
-			"promptfile:1:1: missing sha1-hash (the body's hash is da39a3ee5e6b4b0d3255bfef95601890afd80709)"}},
+			"promptfile:1:1: missing prompt-id: want P followed by digits, such as P42",
+			"promptfile:1:1: missing created-at: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z",
+			"promptfile:1:1: missing sha1-hash: want 40 hexadecimal digits; the body hashes to da39a3ee5e6b4b0d3255bfef95601890afd80709"}},
 		{"the seed's example: id, generated-at, a 20-digit hash",
 			"---\nid: \"P323\"\ngenerator: \"human\"\ngenerated-at: \"2025-06-28T12:00:00Z\"\nsha1-hash: \"7fd8e8e70235bc6fd5c1\"\n---\n\n" + seedBody, seedBody, nil, []string{
 				"promptfile:2:5: id is read as prompt-id (the seed's example spelling); write prompt-id",
-				"promptfile:1:1: missing created-at (an ISO-8601 UTC time such as 2022-08-17T14:37:22Z)",
-				"promptfile:5:12: sha1-hash \"7fd8e8e70235bc6fd5c1\" is malformed: want 40 hexadecimal digits (the body's hash is 3b215be875d3e5c583e1a4bd80a358243b4747b1)"}},
-		{"malformed keys", file("42", "yesterday", "null", "", "x"), "x\n", nil, []string{
+				"promptfile:1:1: missing created-at: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z",
+				"promptfile:5:12: sha1-hash \"7fd8e8e70235bc6fd5c1\" is malformed: want 40 hexadecimal digits; the body hashes to 3b215be875d3e5c583e1a4bd80a358243b4747b1"}},
+		{"malformed keys", promptFile("42", "yesterday", "null", "", "x"), "x\n", nil, []string{
 			`promptfile:2:12: prompt-id "42" is malformed: want P followed by digits, such as P42`,
 			`promptfile:3:13: created-at "yesterday" is malformed: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z`,
-			"promptfile:4:12: sha1-hash must be a string"}},
-		{"local time is not UTC", file("P1", "2022-08-17T14:37:22+02:00", Hash("x"), "", "x"), "x\n", nil, []string{
+			"promptfile:4:12: sha1-hash must be a string: want 40 hexadecimal digits; the body hashes to 6fcf9dfbd479ed82697fee719b9f8c610a11ff2a"}},
+		{"local time is not UTC", promptFile("P1", "2022-08-17T14:37:22+02:00", Hash("x"), "", "x"), "x\n", nil, []string{
 			`promptfile:3:13: created-at "2022-08-17T14:37:22+02:00" is malformed: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z`}},
 	}
 	for _, tt := range tests {
@@ -115,7 +115,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestVerify(t *testing.T) {
-	good := file(`"P1"`, `"2022-08-17T14:37:22Z"`, `"`+Hash("body\n")+`"`, "", "body\n")
+	good := promptFile(`"P1"`, `"2022-08-17T14:37:22Z"`, `"`+Hash("body\n")+`"`, "", "body\n")
 	assert.NoError(t, Verify([]byte(good)))
 	edited := strings.Replace(good, "body", "b0dy", 1)
 	err := Verify([]byte(edited))
@@ -204,7 +204,7 @@ func TestWriteRandomRoundTrip(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	f.Add([]byte(file(`"P42"`, "2022-08-17T14:37:22Z", Hash(seedBody), "a: [1, {b: c}]\n", seedBody)))
+	f.Add([]byte(promptFile(`"P42"`, "2022-08-17T14:37:22Z", Hash(seedBody), "a: [1, {b: c}]\n", seedBody)))
 	f.Add([]byte("\ufeff---\r\nid: 1\r\n---  \r\n\r\nx\r---\ry"))
 	f.Add([]byte("---\n---\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
