@@ -280,11 +280,11 @@ func (f *file) checkKeys(warn func(bool, int, string, ...any)) {
 	}
 }
 
-// offset is where a check's value is, or for a missing key where the file
-// starts.
+// offset is where a check's value is, or for a missing key the start of
+// the file (line 1, column 1, even after a byte order mark).
 func (f *file) offset(c *check) int {
 	if c.value == nil {
-		return f.start
+		return 0
 	}
 	return yamlmeta.Offset(f.src, f.yamlStart, c.value)
 }

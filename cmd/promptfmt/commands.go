@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/atomicfile"
 )
 
 // flags makes a subcommand's flag set, whose -h shows the example.
@@ -221,7 +221,7 @@ func (c *cli) runConvert(args []string) int {
 	if *outFile == "" {
 		_, err = c.stdout.Write(out)
 	} else {
-		err = writeFileAtomic(*outFile, out)
+		err = atomicfile.WriteFile(*outFile, out, 0o644)
 	}
 	if err != nil {
 		return c.fail(err)
@@ -287,40 +287,11 @@ func (c *cli) runFmt(args []string) int {
 		case !*write || in.name == "-":
 			_, err = c.stdout.Write(out)
 		case !bytes.Equal(out, in.src):
-			err = writeFileAtomic(in.name, out)
+			err = atomicfile.WriteFile(in.name, out, 0o644)
 		}
 		if err != nil {
 			return c.fail(err)
 		}
 		return exitOK
 	})
-}
-
-// writeFileAtomic replaces name with data through a temporary file in the
-// same directory, so a crash leaves the old file or the new, never half.
-func writeFileAtomic(name string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(name); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
 }
