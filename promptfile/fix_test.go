@@ -84,7 +84,7 @@ func TestFix(t *testing.T) {
 			changes: []string{`promptfile:2:13: prompt-id "42" set to P7`, "promptfile:1:1: missing created-at set to 2026-11-21T08:30:00Z (now)",
 				"promptfile:1:1: missing sha1-hash set to the body's hash " + sum}},
 		{name: "a value over two lines is re-encoded, comments kept",
-			in: "---\n# who\ngenerator: human\nprompt-id: P1\ncreated-at: 2022-08-17\n  14:37:22\n---\n\n" + body,
+			in:   "---\n# who\ngenerator: human\nprompt-id: P1\ncreated-at: 2022-08-17\n  14:37:22\n---\n\n" + body,
 			want: "---\nprompt-id: \"P1\"\ncreated-at: \"2026-11-21T08:30:00Z\"\nsha1-hash: \"" + sum + "\"\n# who\ngenerator: human\n---\n\n" + body,
 			changes: []string{`promptfile:5:13: created-at "2022-08-17 14:37:22" set to 2026-11-21T08:30:00Z (now)`,
 				"promptfile:1:1: missing sha1-hash set to the body's hash " + sum}},
