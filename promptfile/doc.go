@@ -48,4 +48,28 @@
 // column: the file still parses. Verify reports exactly those as failures.
 // Other keys (ancestors, generator, model, meta-prompt id, metrics...) are
 // kept as written.
+//
+// # Fixing
+//
+// Fix completes a file's mandatory metadata: a new ID where prompt-id is
+// missing or malformed (id, when well formed, is renamed), the time now
+// where created-at is missing or unreadable (a time with an offset, or a
+// bare date, is rewritten in UTC instead), and the body's hash where
+// sha1-hash is missing or cut short. It edits only the lines of those keys
+// (a missing key gets a line of its own, after the mandatory key before
+// it), so the body's bytes, the other keys, comments and line endings stay
+// as written; front matter laid out so that a key's line cannot be replaced
+// alone (a flow mapping, a value over several lines) is re-encoded with its
+// comments instead. A hash that does not match the body is refused unless
+// FixOptions.Rehash is set: the mismatch means the body was edited or
+// corrupted, and fixing it silently would hide that.
+//
+// # The prompt store
+//
+// A Store is a directory of prompt files named P<n>.prompt (on input any
+// name ending in .prompt will do). IDs are drawn from a next-id file under
+// a lock file; decision: the ID drawn is the smallest never handed out, so
+// IDs come in order, and a deleted prompt's ID is not reused, since others
+// may name it among their ancestors. See Store for the locking and the
+// atomic writes.
 package promptfile

@@ -52,17 +52,35 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var changes []promptfmt.Warning
-	changed := func(c *check, msg string, args ...any) {
-		changes = append(changes, promptfmt.Warnf(format, src, f.offset(c), msg, args...))
-	}
 	var values [3]string // the new value of each key to write; "" keeps it
+	var notes [3][]promptfmt.Warning
 	id, created, hash := &f.checks[0], &f.checks[1], &f.checks[2]
+	changed := func(i int, msg string, args ...any) {
+		notes[i] = append(notes[i], promptfmt.Warnf(format, src, f.offset(&f.checks[i]), msg, args...))
+	}
+
+	// The hash first: a refusal must not spend an ID.
+	sum := Hash(f.text)
+	switch {
+	case hash.state == missing || hash.state == notString:
+		values[2] = sum
+		changed(2, "%s set to the body's hash %s", describe(hash), sum)
+	case hash.state == malformed && len(hash.text) >= 7 && strings.HasPrefix(sum, strings.ToLower(hash.text)):
+		values[2] = sum
+		changed(2, "sha1-hash %s, cut short, completed as %s", hash.text, sum)
+	case hash.state == malformed || hash.state == mismatch:
+		if !opts.Rehash {
+			return nil, nil, promptfmt.Errorf(format, src, f.offset(hash),
+				"sha1-hash %s does not match the body, which hashes to %s: the body was edited or corrupted (if the edit was meant, rehash: promptfmt promptfile fix -rehash)", hash.text, sum)
+		}
+		values[2] = sum
+		changed(2, "sha1-hash %s replaced by the body's hash %s (rehash)", hash.text, sum)
+	}
 
 	switch {
 	case id.state == fine && id.name == aliasID:
 		values[0] = id.text
-		changed(id, "id renamed prompt-id")
+		changed(0, "id renamed prompt-id")
 	case id.state != fine:
 		if opts.NewID == nil {
 			return nil, nil, fmt.Errorf("promptfile: Fix needs FixOptions.NewID to give %s an ID", describe(id))
@@ -70,36 +88,20 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 		if values[0], err = opts.NewID(); err != nil {
 			return nil, nil, err
 		}
-		changed(id, "%s set to %s", describe(id), values[0])
+		changed(0, "%s set to %s", describe(id), values[0])
 	}
 
 	if created.state != fine {
 		if t, ok := readTime(created); ok {
 			values[1] = t
-			changed(created, "created-at %q rewritten in UTC as %s", created.text, t)
+			changed(1, "created-at %q rewritten in UTC as %s", created.text, t)
 		} else {
 			values[1] = Now(opts.Now)
-			changed(created, "%s set to %s (now)", describe(created), values[1])
+			changed(1, "%s set to %s (now)", describe(created), values[1])
 		}
 	}
 
-	sum := Hash(f.text)
-	switch {
-	case hash.state == missing || hash.state == notString:
-		values[2] = sum
-		changed(hash, "%s set to the body's hash %s", describe(hash), sum)
-	case hash.state == malformed && len(hash.text) >= 7 && strings.HasPrefix(sum, strings.ToLower(hash.text)):
-		values[2] = sum
-		changed(hash, "sha1-hash %s, cut short, completed as %s", hash.text, sum)
-	case hash.state == malformed || hash.state == mismatch:
-		if !opts.Rehash {
-			return nil, nil, promptfmt.Errorf(format, src, f.offset(hash),
-				"sha1-hash %s does not match the body, which hashes to %s: the body was edited or corrupted (rehash to accept the body as it is)", hash.text, sum)
-		}
-		values[2] = sum
-		changed(hash, "sha1-hash %s replaced by the body's hash %s (rehash)", hash.text, sum)
-	}
-
+	changes := slices.Concat(notes[:]...) // in key order
 	if len(changes) == 0 {
 		return src, nil, nil
 	}

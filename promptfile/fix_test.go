@@ -132,6 +132,7 @@ func TestFixRefuses(t *testing.T) {
 			require.True(t, errors.As(err, &pe), "%v", err)
 			assert.Equal(t, 4, pe.Line)
 			assert.Contains(t, pe.Msg, "the body was edited or corrupted")
+			assert.Zero(t, calls, "a refusal spends no ID")
 		})
 	}
 }

@@ -230,7 +230,7 @@ func (c *cli) runConvert(args []string) int {
 }
 
 func (c *cli) runCheck(args []string) int {
-	fs := c.flags("check", "[-f FORMAT] FILE...", "promptfmt check testdata/examples/*")
+	fs := c.flags("check", "[-f FORMAT] FILE|DIR...", "promptfmt check testdata/examples")
 	format := fs.String("f", "", "input format; default: from each file's extension")
 	files, status, ok := c.parseFlags(fs, args)
 	if !ok {
@@ -239,7 +239,7 @@ func (c *cli) runCheck(args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	return c.each(files, *format, func(in *input) int {
+	return c.each(files, *format, func(c *cli, in *input) int {
 		if len(in.doc.Warnings) > 0 {
 			c.warn(in, "")
 			return exitInvalid
@@ -248,22 +248,29 @@ func (c *cli) runCheck(args []string) int {
 	})
 }
 
-// each loads every file and hands it to do, going on after a failure; it
-// returns the worst status.
-func (c *cli) each(files []string, format string, do func(*input) int) int {
-	worst := exitOK
-	for _, file := range files {
-		in, status := c.load(file, format)
-		if in != nil {
-			status = do(in)
-		}
-		worst = max(worst, status)
+// each loads every file (a directory stands for the files under it in
+// the format, or in any format when none is given) and hands it to do, on
+// all cores, going on after a failure; output comes in the order of the
+// files. It returns the worst status.
+func (c *cli) each(args []string, format string, do func(fc *cli, in *input) int) int {
+	files, err := expand(args, func(name string) bool {
+		f, err := lookupFormat("", name)
+		return err == nil && (format == "" || f.name == format)
+	})
+	if err != nil {
+		return c.fail(err)
 	}
-	return worst
+	return c.parallel(len(files), 0, func(fc *cli, i int) int {
+		in, status := fc.load(files[i], format)
+		if in == nil {
+			return status
+		}
+		return do(fc, in)
+	})
 }
 
 func (c *cli) runFmt(args []string) int {
-	fs := c.flags("fmt", "[-w] [-f FORMAT] FILE...", "promptfmt fmt -w chat.prompty")
+	fs := c.flags("fmt", "[-w] [-f FORMAT] FILE|DIR...", "promptfmt fmt -w chat.prompty")
 	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
 	format := fs.String("f", "", "input format; default: from each file's extension")
 	files, status, ok := c.parseFlags(fs, args)
@@ -276,7 +283,7 @@ func (c *cli) runFmt(args []string) int {
 		}
 		files = []string{"-"}
 	}
-	return c.each(files, *format, func(in *input) int {
+	return c.each(files, *format, func(c *cli, in *input) int {
 		c.warn(in, "warning: ")
 		out, status := c.write(in, in.format)
 		if out == nil {

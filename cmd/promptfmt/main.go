@@ -7,9 +7,12 @@
 //	promptfmt parse    [-f FORMAT] [FILE|-]       the whole document as JSON
 //	promptfmt messages [-f FORMAT] [FILE|-]       the messages a model receives, as JSON
 //	promptfmt convert  -t FORMAT [-f FORMAT] [-o OUT] [FILE|-]
-//	promptfmt check    [-f FORMAT] FILE...        report every problem; exit 1 if any
-//	promptfmt fmt      [-w] [-f FORMAT] FILE...   canonical form, like gofmt
+//	promptfmt check    [-f FORMAT] FILE|DIR...    report every problem; exit 1 if any
+//	promptfmt fmt      [-w] [-f FORMAT] FILE|DIR...  canonical form, like gofmt
+//	promptfmt promptfile new|fix|verify ...       prompt files and the prompt store
 //
+// A directory stands for the files under it in a known format, hidden ones
+// skipped; they are read on all cores and reported in lexical order.
 // The format comes from -f or from the file's extension. Exit status: 0
 // success, 1 invalid input, 2 usage error. Problems are printed on stderr as
 // FILE:LINE:COL: message.
@@ -47,6 +50,7 @@ func init() {
 		{"convert", "convert a file to another format", (*cli).runConvert},
 		{"check", "validate files; print each problem as FILE:LINE:COL: message", (*cli).runCheck},
 		{"fmt", "rewrite files in canonical form", (*cli).runFmt},
+		{"promptfile", "prompt files and the prompt store: new, fix, verify", (*cli).runPromptfile},
 	}
 }
 
@@ -80,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func (c *cli) usage(w io.Writer) {
 	fmt.Fprintf(w, "promptfmt reads, checks, converts and formats LLM prompt and conversation files.\n\nUsage: promptfmt COMMAND [flags] [FILE...]\n\nCommands:\n")
 	for _, cmd := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", cmd.name, cmd.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
 	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example.\n", formatNames())
 }

@@ -1,0 +1,215 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/atomicfile"
+	"github.com/promptfmt/promptfmt/promptfile"
+)
+
+var promptfileCommands = []command{
+	{"new", "store a body as a new prompt in a store; print its path", (*cli).runPromptfileNew},
+	{"fix", "complete missing or malformed mandatory metadata in place", (*cli).runPromptfileFix},
+	{"verify", "check metadata and body hash; exit 1 on any failure", (*cli).runPromptfileVerify},
+}
+
+// runPromptfile dispatches promptfmt promptfile SUBCOMMAND.
+func (c *cli) runPromptfile(args []string) int {
+	if len(args) > 0 {
+		for _, cmd := range promptfileCommands {
+			if cmd.name == args[0] {
+				return cmd.run(c, args[1:])
+			}
+		}
+	}
+	w := c.stderr
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+		w = c.stdout
+	} else if len(args) > 0 {
+		fmt.Fprintf(w, "promptfmt promptfile: unknown subcommand %q\n", args[0])
+	}
+	fmt.Fprintf(w, "Usage: promptfmt promptfile SUBCOMMAND [flags] [FILE...]\n\nPrompt files (.prompt) and the prompt store, a directory of P<n>.prompt files.\n\nSubcommands:\n")
+	for _, cmd := range promptfileCommands {
+		fmt.Fprintf(w, "  %-7s %s\n", cmd.name, cmd.summary)
+	}
+	if w == c.stdout {
+		return exitOK
+	}
+	return exitUsage
+}
+
+var idFlag = regexp.MustCompile(`^P[0-9]+$`)
+
+func (c *cli) runPromptfileNew(args []string) int {
+	fs := c.flags("promptfile new", "[-dir DIR] [-generator G] [-model M] [-ancestors P1,P2] [FILE|-]",
+		"echo 'Discard all HTML tags.' | promptfmt promptfile new -dir prompts -generator human")
+	dir := fs.String("dir", ".", "the prompt store: the directory the new P<n>.prompt goes in")
+	generator := fs.String("generator", "", "the generator key: who or what wrote the prompt")
+	model := fs.String("model", "", "the model key: the model that wrote it, if one did")
+	ancestors := fs.String("ancestors", "", "the IDs of the prompts it came from, separated by commas")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	file, err := oneFile(files)
+	if err != nil {
+		return c.fail(err)
+	}
+	meta := map[string]any{}
+	if *generator != "" {
+		meta["generator"] = *generator
+	}
+	if *model != "" {
+		meta["model"] = *model
+	}
+	if *ancestors != "" {
+		var ids []any
+		for _, id := range strings.FieldsFunc(*ancestors, func(r rune) bool { return r == ',' || r == ' ' }) {
+			if !idFlag.MatchString(id) {
+				return c.fail(&usageError{fmt.Sprintf("-ancestors: %q is not a prompt ID (P followed by digits)", id)})
+			}
+			ids = append(ids, id)
+		}
+		meta["ancestors"] = ids
+	}
+	var body []byte
+	if file == "-" {
+		body, err = io.ReadAll(c.stdin)
+	} else {
+		body, err = os.ReadFile(file)
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := promptfmt.CheckUTF8("promptfile", body); err != nil {
+		c.report(&input{name: file}, err)
+		return exitInvalid
+	}
+	if strings.TrimSpace(string(body)) == "" {
+		return c.fail(fmt.Errorf("%s: the body is empty", (&input{name: file}).display()))
+	}
+	store, err := promptfile.OpenStore(*dir)
+	if err != nil {
+		return c.fail(err)
+	}
+	path, err := store.Create(string(body), meta)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintln(c.stdout, path)
+	return exitOK
+}
+
+func (c *cli) runPromptfileFix(args []string) int {
+	fs := c.flags("promptfile fix", "[-rehash] [-dir DIR] FILE|DIR...", "promptfmt promptfile fix prompts/")
+	rehash := fs.Bool("rehash", false, "accept a body that does not match its hash (edited on purpose) and replace the hash")
+	dir := fs.String("dir", "", "the prompt store new IDs come from; default: each file's own directory")
+	args, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(args) == 0 {
+		return c.fail(&usageError{"promptfile fix needs files"})
+	}
+	files, err := expand(args, isPromptFile)
+	if err != nil {
+		return c.fail(err)
+	}
+	stores := storeCache{}
+	now := time.Now()
+	// One file after another, so IDs are handed out in the files' order.
+	return c.parallel(len(files), 1, func(c *cli, i int) int {
+		name := files[i]
+		in := &input{name: name}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return c.fail(err)
+		}
+		storeDir := *dir
+		if storeDir == "" {
+			storeDir = filepath.Dir(name)
+		}
+		out, changes, err := promptfile.Fix(src, promptfile.FixOptions{
+			NewID:  func() (string, error) { return stores.nextID(storeDir) },
+			Now:    now,
+			Rehash: *rehash,
+		})
+		if err != nil {
+			c.report(in, err)
+			return exitInvalid
+		}
+		for _, w := range changes {
+			fmt.Fprintf(c.stderr, "%s:%d:%d: fixed: %s\n", name, w.Line, w.Col, w.Msg)
+		}
+		if len(changes) > 0 {
+			if err := atomicfile.WriteFile(name, out, 0o644); err != nil {
+				return c.fail(err)
+			}
+		}
+		return exitOK
+	})
+}
+
+// storeCache opens each store once for the files fixed.
+type storeCache map[string]*promptfile.Store
+
+func (sc storeCache) nextID(dir string) (string, error) {
+	s, ok := sc[dir]
+	if !ok {
+		var err error
+		if s, err = promptfile.OpenStore(dir); err != nil {
+			return "", err
+		}
+		sc[dir] = s
+	}
+	return s.NextID()
+}
+
+func isPromptFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".prompt") }
+
+func (c *cli) runPromptfileVerify(args []string) int {
+	fs := c.flags("promptfile verify", "FILE|DIR...", "promptfmt promptfile verify prompts/")
+	args, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	files, err := expand(args, isPromptFile)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.parallel(len(files), 0, func(c *cli, i int) int {
+		in := &input{name: files[i]}
+		var err error
+		if in.name == "-" {
+			in.src, err = io.ReadAll(c.stdin)
+		} else {
+			in.src, err = os.ReadFile(in.name)
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		if err = promptfile.Verify(in.src); err == nil {
+			return exitOK
+		}
+		var joined interface{ Unwrap() []error }
+		if errors.As(err, &joined) {
+			for _, e := range joined.Unwrap() {
+				c.report(in, e)
+			}
+		} else {
+			c.report(in, err)
+		}
+		return exitInvalid
+	})
+}
