@@ -2,6 +2,7 @@ package promptfile
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -172,4 +173,21 @@ func FuzzFix(f *testing.F) {
 			t.Fatalf("fixing again: %v, %v\n%q", err, changes, again)
 		}
 	})
+}
+
+// TestFixWide: front matter of 100,000 keys over a 5 MB body is fixed in
+// one linear pass (yaml.v3's own decoding took minutes on it).
+func TestFixWide(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\n")
+	for i := range 100_000 {
+		b.WriteString("k" + strconv.Itoa(i) + ": v\n")
+	}
+	b.WriteString("prompt-id: 42\n---\n")
+	b.WriteString(strings.Repeat("body line\n", 500_000))
+	calls := 0
+	out, changes, err := Fix([]byte(b.String()), fixOpts(false, &calls))
+	require.NoError(t, err)
+	assert.Len(t, changes, 3)
+	require.NoError(t, Verify(out))
 }

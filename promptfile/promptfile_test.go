@@ -105,7 +105,7 @@ func TestParseErrors(t *testing.T) {
 		"---\nprompt-id: P1\nbody":        "promptfile:1:1: front matter opened here is never closed",
 		"---\na: [1\n---\nx":              "promptfile:2:1: front matter: did not find expected ',' or ']'",
 		"---\na: 1\n...\nb: 2\n---\nbody": "promptfile:3:1: front matter: did not find expected <document start>",
-		"---\na: 1\na: 2\n---\nx":         "promptfile:3:1: front matter: mapping key \"a\" already defined at line 1",
+		"---\na: 1\na: 2\n---\nx":         "promptfile:3:1: front matter: mapping key \"a\" already defined at line 2",
 		"---\n- 1\n---\nx":                "promptfile:2:1: front matter: want a mapping",
 		"x\xff":                           "promptfile:1:2: invalid UTF-8",
 	} {

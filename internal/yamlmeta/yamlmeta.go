@@ -6,6 +6,7 @@ package yamlmeta
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -64,7 +65,11 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 		}
 		return nil, nil, fail(k.Line, k.Column, fmt.Sprintf("key %s is not a string", k.Value))
 	}
-	meta, err := DecodeNode(&root)
+	meta, err := decodeNode(&root, firstLine-1)
+	var ne *NodeError
+	if errors.As(err, &ne) {
+		return nil, nil, fail(ne.Line, ne.Column, ne.Msg)
+	}
 	if err != nil {
 		line, msg := yamlError(err)
 		if line == 0 {
@@ -84,64 +89,6 @@ func yamlError(err error) (int, string) {
 		msg = msg[len(m[0]):]
 	}
 	return line, msg
-}
-
-// DecodeNode decodes front matter into the model's JSON-like values,
-// leaving the node as it was: timestamps and binary scalars stay the text
-// they were written as, and integers are int64.
-func DecodeNode(root *yaml.Node) (map[string]any, error) {
-	retagged := keepAsWritten(root, nil)
-	defer func() {
-		for _, r := range retagged {
-			r.node.Tag = r.tag
-		}
-	}()
-	var meta map[string]any
-	if err := root.Decode(&meta); err != nil {
-		return nil, err
-	}
-	if meta == nil {
-		return nil, nil
-	}
-	return normalize(meta).(map[string]any), nil
-}
-
-type retag struct {
-	node *yaml.Node
-	tag  string
-}
-
-// keepAsWritten makes timestamps and binary scalars decode as the text they
-// were written as (Meta is JSON-like, and neither a time.Time nor bytes
-// that are not UTF-8 would survive a round trip). It returns what it
-// changed, for the caller to restore.
-func keepAsWritten(n *yaml.Node, changed []retag) []retag {
-	if n.Kind == yaml.ScalarNode && (n.Tag == "!!timestamp" || n.Tag == "!!binary") {
-		changed = append(changed, retag{n, n.Tag})
-		n.Tag = "!!str"
-	}
-	for _, c := range n.Content {
-		changed = keepAsWritten(c, changed)
-	}
-	return changed
-}
-
-// normalize gives decoded YAML the model's JSON-like types: int becomes
-// int64.
-func normalize(v any) any {
-	switch v := v.(type) {
-	case int:
-		return int64(v)
-	case map[string]any:
-		for k, x := range v {
-			v[k] = normalize(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = normalize(x)
-		}
-	}
-	return v
 }
 
 // nonStringKey finds a mapping key that would not decode to a string (JSON,
