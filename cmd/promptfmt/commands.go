@@ -77,12 +77,7 @@ func (c *cli) load(name, formatName string) (*input, int) {
 	if f.parse == nil {
 		return nil, c.fail(f.notBuilt())
 	}
-	if name == "-" {
-		in.src, err = io.ReadAll(c.stdin)
-	} else {
-		in.src, err = os.ReadFile(name)
-	}
-	if err != nil {
+	if in.src, err = c.read(name); err != nil {
 		return nil, c.fail(err)
 	}
 	in.doc, err = f.parse(in.src)
@@ -91,6 +86,14 @@ func (c *cli) load(name, formatName string) (*input, int) {
 		return nil, exitInvalid
 	}
 	return in, exitOK
+}
+
+// read reads the named file, or standard input for "-".
+func (c *cli) read(name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(c.stdin)
+	}
+	return os.ReadFile(name)
 }
 
 // fail prints a non-input error and returns its exit status.

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,12 +79,7 @@ func (c *cli) runPromptfileNew(args []string) int {
 		}
 		meta["ancestors"] = ids
 	}
-	var body []byte
-	if file == "-" {
-		body, err = io.ReadAll(c.stdin)
-	} else {
-		body, err = os.ReadFile(file)
-	}
+	body, err := c.read(file)
 	if err != nil {
 		return c.fail(err)
 	}
@@ -190,16 +184,11 @@ func (c *cli) runPromptfileVerify(args []string) int {
 	}
 	return c.parallel(len(files), 0, func(c *cli, i int) int {
 		in := &input{name: files[i]}
-		var err error
-		if in.name == "-" {
-			in.src, err = io.ReadAll(c.stdin)
-		} else {
-			in.src, err = os.ReadFile(in.name)
-		}
+		src, err := c.read(in.name)
 		if err != nil {
 			return c.fail(err)
 		}
-		if err = promptfile.Verify(in.src); err == nil {
+		if err = promptfile.Verify(src); err == nil {
 			return exitOK
 		}
 		var joined interface{ Unwrap() []error }
