@@ -1,0 +1,231 @@
+package prapti
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// MetaConfig is the message Metadata key under which a message's
+// configuration lines are kept, as a list of objects (see ConfigLine).
+const MetaConfig = "config"
+
+// Kinds of configuration line.
+const (
+	KindAssignment = "assignment" // %name = literal
+	KindAction     = "action"     // %name arguments
+	KindInvalid    = ""           // does not split; kept, with a warning
+)
+
+// ConfigLine is one "%" line, as Parse found it and Write puts it back.
+type ConfigLine struct {
+	Source    string // the line as written, without its line feed
+	Line      int    // 1-based source line; 0 when not read from a file
+	Enabled   bool   // false for a line disabled with //
+	Quoted    bool   // written inside a block quote: "> % x"
+	Exclusive bool   // "!": runs only in the last message of the file
+	Kind      string // KindAssignment, KindAction or KindInvalid
+	Name      string // the assigned field or the action
+	Value     any    // an assignment's literal, decoded from JSON
+	Var       string // an assignment of var(NAME): NAME, and Value is nil
+	Args      string // an action's arguments, raw
+	Error     string // why a KindInvalid line, or an assignment, is not valid
+	Offset    int    // where the line stood in the message text, in bytes
+}
+
+// commandPattern splits the text after "%" as upstream does: "!", a name,
+// then "=" for an assignment or blanks (or nothing) for an action.
+var commandPattern = regexp.MustCompile(`^(!)?\s*([\p{L}\p{N}_\-./\\]+)(?:\s*(=)|\s+|$)(.*)$`)
+
+var varPattern = regexp.MustCompile(`^\s*var\s*\(\s*([A-Za-z_][\p{L}\p{N}_]*)\s*\)`)
+
+// splitCommand fills in c from text, the command after "%", stripped.
+func (c *ConfigLine) splitCommand(text string) {
+	m := commandPattern.FindStringSubmatch(text)
+	if m == nil {
+		c.Kind, c.Error = KindInvalid, "not a configuration command: want %name = value or %name arguments"
+		return
+	}
+	c.Exclusive, c.Name = m[1] == "!", m[2]
+	rest := strings.TrimSpace(m[4])
+	if m[3] == "" {
+		c.Kind, c.Args = KindAction, rest
+		return
+	}
+	c.Kind = KindAssignment
+	switch v := varPattern.FindStringSubmatch(rest); {
+	case rest == "":
+		c.Error = "an assignment without a value"
+	case v != nil:
+		c.Var = v[1]
+	default:
+		value, err := decodeJSON(rest)
+		if err != nil {
+			c.Error = fmt.Sprintf("the value %s is not a JSON literal: %v", rest, err)
+		}
+		c.Value = value
+	}
+}
+
+// decodeJSON decodes one JSON literal, integers as int64.
+func decodeJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("text after the value")
+	}
+	return numbers(v), nil
+}
+
+func numbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	case map[string]any:
+		for k, x := range v {
+			v[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = numbers(x)
+		}
+	}
+	return v
+}
+
+// toMap is the line as kept in Metadata. Empty fields are left out.
+func (c *ConfigLine) toMap() map[string]any {
+	m := map[string]any{"source": c.Source, "line": int64(c.Line), "enabled": c.Enabled, "offset": int64(c.Offset), "kind": c.Kind}
+	if c.Quoted {
+		m["quoted"] = true
+	}
+	if c.Exclusive {
+		m["exclusive"] = true
+	}
+	for k, v := range map[string]string{"name": c.Name, "var": c.Var, "args": c.Args, "error": c.Error} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	if c.Kind == KindAssignment && c.Var == "" && c.Error == "" {
+		m["value"] = c.Value
+	}
+	return m
+}
+
+// fromMap reads a line kept in Metadata.
+func fromMap(v any) (ConfigLine, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return ConfigLine{}, fmt.Errorf("a configuration line must be an object, not %T", v)
+	}
+	var c ConfigLine
+	str := func(k string) string { s, _ := m[k].(string); return s }
+	num := func(k string) int {
+		switch n := m[k].(type) {
+		case int64:
+			return int(n)
+		case float64:
+			return int(n)
+		case int:
+			return n
+		}
+		return 0
+	}
+	c.Source, c.Kind, c.Name, c.Var, c.Args, c.Error = str("source"), str("kind"), str("name"), str("var"), str("args"), str("error")
+	c.Line, c.Offset = num("line"), num("offset")
+	c.Enabled, _ = m["enabled"].(bool)
+	c.Quoted, _ = m["quoted"].(bool)
+	c.Exclusive, _ = m["exclusive"].(bool)
+	c.Value = m["value"]
+	if c.Source == "" {
+		c.Source = c.synthesize()
+	}
+	return c, nil
+}
+
+// synthesize writes a line for a ConfigLine built by a program rather than
+// read from a file.
+func (c *ConfigLine) synthesize() string {
+	var b strings.Builder
+	if c.Quoted {
+		b.WriteString("> ")
+	}
+	if !c.Enabled {
+		b.WriteString("//")
+	}
+	b.WriteString("% ")
+	if c.Exclusive {
+		b.WriteString("!")
+	}
+	b.WriteString(c.Name)
+	switch {
+	case c.Kind == KindAssignment && c.Var != "":
+		b.WriteString(" = var(" + c.Var + ")")
+	case c.Kind == KindAssignment:
+		var v bytes.Buffer
+		enc := json.NewEncoder(&v)
+		enc.SetEscapeHTML(false)
+		enc.Encode(c.Value)
+		b.WriteString(" = " + strings.TrimSuffix(v.String(), "\n"))
+	case c.Args != "":
+		b.WriteString(" " + c.Args)
+	}
+	return b.String()
+}
+
+// Config returns the configuration lines of a message.
+func Config(m *promptfmt.Message) ([]ConfigLine, error) {
+	raw, ok := m.Metadata[MetaConfig]
+	if !ok {
+		return nil, nil
+	}
+	list, ok := raw.([]any)
+	if !ok {
+		return nil, fmt.Errorf("metadata %q must be a list of configuration lines, not %T", MetaConfig, raw)
+	}
+	out := make([]ConfigLine, 0, len(list))
+	for _, v := range list {
+		c, err := fromMap(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Assignments returns the assignments in effect in doc, in order: those
+// of enabled lines in enabled messages (hidden ones included, as upstream
+// runs them), without the invalid ones. An exclusive ("!") line counts
+// only in the last message. The last assignment to a name wins, so
+// application code asking "which model does this file want?" takes the
+// last one named model.
+func Assignments(doc *promptfmt.Document) []ConfigLine {
+	var out []ConfigLine
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		if m.Disabled {
+			continue
+		}
+		lines, _ := Config(m)
+		for _, c := range lines {
+			if c.Enabled && c.Kind == KindAssignment && c.Error == "" && (!c.Exclusive || i == len(doc.Messages)-1) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package prapti
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+const format = "prapti"
+
+// HeadRole is the role of the text before the first message heading.
+const HeadRole = "_head"
+
+var (
+	// headingPattern is a message heading line: ### then @role, @role/name,
+	// an optional colon; // before the @ disables the message.
+	headingPattern = regexp.MustCompile(`^ {0,3}###[ \t]+(//[ \t]*)?@([\p{L}\p{N}_]+)(?:/([\p{L}\p{N}_]+))?:?[ \t]*$`)
+	// configPattern is a configuration line: at most three spaces, one
+	// optional level of block quote, an optional // that disables it, %.
+	configPattern = regexp.MustCompile(`^ {0,3}(>[ \t]*)?(//[ \t]*)?%(.*)$`)
+	// escapePattern is a line that starts, after the same prefix, with a
+	// backslash: the escape Write adds to text that would read as a heading
+	// or a configuration line.
+	escapePattern = regexp.MustCompile(`^( {0,3}(?:>[ \t]*)?)\\(.*)$`)
+)
+
+// blocks is a goldmark parser with only the block parsers: Parse needs the
+// block structure (which lines are code, HTML, top-level headings) and
+// never the inline markup.
+var blocks = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...))
+
+// Parse reads a Prapti conversation. See the package documentation for
+// the rules.
+func Parse(src []byte) (*promptfmt.Document, error) {
+	if err := promptfmt.CheckUTF8(format, src); err != nil {
+		return nil, err
+	}
+	lf := []byte(lines.ToLF(string(src))) // line numbers stay those of src
+	p := &parse{src: lf, doc: &promptfmt.Document{}}
+	p.structure()
+	p.run()
+	return p.doc, nil
+}
+
+type parse struct {
+	src      []byte
+	doc      *promptfmt.Document
+	literal  []span // sorted line ranges that are code or HTML: never interpreted
+	headings []int  // starts of lines that are top-level ATX level-3 headings
+	// the message being read
+	msg     *promptfmt.Message
+	text    strings.Builder
+	configs []ConfigLine
+}
+
+type span struct{ start, end int }
+
+// structure asks goldmark which lines are code or HTML blocks and which are
+// top-level level-3 headings.
+func (p *parse) structure() {
+	root := blocks.Parse(text.NewReader(p.src))
+	var starts []int // block starts, in document order
+	var literal []int
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		if pos := n.Pos(); pos >= 0 && n.Kind() != ast.KindDocument {
+			switch n.Kind() {
+			case ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
+				literal = append(literal, len(starts))
+			case ast.KindHeading:
+				if n.Parent().Kind() == ast.KindDocument && n.(*ast.Heading).Level == 3 {
+					p.headings = append(p.headings, lineStart(p.src, pos))
+				}
+			}
+			starts = append(starts, lineStart(p.src, pos))
+		}
+		if n.Kind() == ast.KindParagraph || n.Kind() == ast.KindTextBlock {
+			return // inline children only
+		}
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			walk(c)
+		}
+	}
+	walk(root)
+	for _, i := range literal {
+		end := len(p.src)
+		for j := i + 1; j < len(starts); j++ {
+			if starts[j] > starts[i] {
+				end = starts[j]
+				break
+			}
+		}
+		p.literal = append(p.literal, span{starts[i], end})
+	}
+}
+
+func lineStart(src []byte, off int) int {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
+// run reads the lines, starting messages at headings and setting configuration
+// lines apart.
+func (p *parse) run() {
+	p.msg = &promptfmt.Message{Role: HeadRole}
+	lit, head := 0, 0
+	n := 0
+	for off := 0; off < len(p.src); {
+		n++
+		end := off
+		for end < len(p.src) && p.src[end] != '\n' {
+			end++
+		}
+		next := min(end+1, len(p.src))
+		for lit < len(p.literal) && p.literal[lit].end <= off {
+			lit++
+		}
+		for head < len(p.headings) && p.headings[head] < off {
+			head++
+		}
+		switch {
+		case lit < len(p.literal) && p.literal[lit].start <= off:
+			p.text.Write(p.src[off:next])
+		case head < len(p.headings) && p.headings[head] == off && p.heading(string(p.src[off:end]), n):
+		case !special(p.src[off:end]):
+			p.text.Write(p.src[off:next])
+		case p.config(string(p.src[off:end]), n, off):
+		default:
+			line := string(p.src[off:end])
+			if m := escapePattern.FindStringSubmatch(line); m != nil && escaped(m[1], m[2]) {
+				line = m[1] + m[2]
+			}
+			p.text.WriteString(line)
+			if next > end {
+				p.text.WriteByte('\n')
+			}
+		}
+		off = next
+	}
+	p.finish()
+}
+
+// special reports whether line may be a configuration line or an escape:
+// after at most three spaces and one optional block quote marker comes %,
+// / or a backslash. Most lines are not, and skip the regular expressions.
+func special(line []byte) bool {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if i < len(line) && line[i] == '>' {
+		for i++; i < len(line) && (line[i] == ' ' || line[i] == '\t'); i++ {
+		}
+	}
+	return i < len(line) && (line[i] == '%' || line[i] == '/' || line[i] == '\\')
+}
+
+// escaped reports whether prefix+rest, with rest's leading backslashes
+// removed, would read as a heading or a configuration line.
+func escaped(prefix, rest string) bool {
+	bare := prefix + strings.TrimLeft(rest, `\`)
+	return configPattern.MatchString(bare) || headingPattern.MatchString(bare)
+}
+
+// heading starts a new message if line is a message heading.
+func (p *parse) heading(line string, n int) bool {
+	m := headingPattern.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	p.finish()
+	p.msg = &promptfmt.Message{Role: strings.ToLower(m[2]), Name: m[3], Disabled: m[1] != "", Line: n}
+	return true
+}
+
+// config sets a configuration line apart.
+func (p *parse) config(line string, n, off int) bool {
+	m := configPattern.FindStringSubmatch(line)
+	if m == nil {
+		return false
+	}
+	c := ConfigLine{Source: line, Line: n, Enabled: m[2] == "", Quoted: m[1] != "", Offset: p.text.Len()}
+	c.splitCommand(strings.TrimSpace(m[3]))
+	if c.Error != "" {
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, "%s", c.Error))
+	}
+	p.configs = append(p.configs, c)
+	return true
+}
+
+// finish ends the message being read: its text is trimmed, as upstream
+// does, and the configuration lines' offsets follow.
+func (p *parse) finish() {
+	raw := p.text.String()
+	p.text.Reset()
+	content := strings.TrimSpace(raw)
+	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
+	m := p.msg
+	if m.Role == HeadRole && m.Line == 0 && content == "" && len(p.configs) == 0 {
+		return // no head
+	}
+	m.Content = []promptfmt.ContentPart{promptfmt.Text(content)}
+	if len(p.configs) > 0 {
+		list := make([]any, len(p.configs))
+		for i := range p.configs {
+			c := &p.configs[i]
+			c.Offset = min(max(c.Offset-lead, 0), len(content))
+			list[i] = c.toMap()
+		}
+		m.Metadata = map[string]any{MetaConfig: list}
+		p.configs = p.configs[:0]
+	}
+	p.doc.Messages = append(p.doc.Messages, *m)
+}
