@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptfmt/promptfmt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -160,5 +161,48 @@ func TestUpstreamCommands(t *testing.T) {
 			assert.JSONEq(t, string(want), string(got), "%q", g.Text)
 			assert.Empty(t, c.Error)
 		}
+	}
+}
+
+func TestUpstreamAppend(t *testing.T) {
+	files, err := filepath.Glob("testdata/upstream/append/*.input.md")
+	require.NoError(t, err)
+	require.Len(t, files, 13)
+	for _, file := range files {
+		base := strings.TrimSuffix(file, ".input.md")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			in, err := os.ReadFile(file)
+			require.NoError(t, err)
+			want, err := os.ReadFile(base + ".expected.md")
+			require.NoError(t, err)
+			raw, err := os.ReadFile(base + ".responses.json")
+			require.NoError(t, err)
+			var responses []struct {
+				Role      string  `json:"role"`
+				Name      string  `json:"name"`
+				Content   *string `json:"content"`
+				IsEnabled *bool   `json:"is_enabled"`
+			}
+			require.NoError(t, json.Unmarshal(raw, &responses))
+			var msgs []promptfmt.Message
+			for _, r := range responses {
+				if r.Content == nil && r.Role == "user" {
+					next := NextPrompt(in)
+					if r.Name != "" { // named in the recorded responses
+						next.Name = r.Name
+					}
+					msgs = append(msgs, next)
+					continue
+				}
+				m := promptfmt.NewMessage(r.Role, "")
+				if r.Content != nil {
+					m = promptfmt.NewMessage(r.Role, *r.Content)
+				}
+				m.Name = r.Name
+				m.Disabled = r.IsEnabled != nil && !*r.IsEnabled
+				msgs = append(msgs, m)
+			}
+			assert.Equal(t, string(want), string(Append(in, msgs...)))
+		})
 	}
 }
