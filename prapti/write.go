@@ -244,4 +244,3 @@ func withoutLines(msgs []promptfmt.Message) []promptfmt.Message {
 	}
 	return out
 }
-

@@ -1,0 +1,168 @@
+package prapti
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// summary shows a document compactly: one line per message, then one per
+// configuration line, then the warnings.
+func summary(t *testing.T, doc *promptfmt.Document) []string {
+	t.Helper()
+	var out []string
+	for _, m := range doc.Messages {
+		head := m.Role
+		if m.Name != "" {
+			head += "/" + m.Name
+		}
+		if m.Disabled {
+			head = "//" + head
+		}
+		out = append(out, fmt.Sprintf("%s@%d %q", head, m.Line, m.Text()))
+		configs, err := Config(&m)
+		require.NoError(t, err)
+		for _, c := range configs {
+			s := fmt.Sprintf("  %d@%d %s", c.Line, c.Offset, c.Kind)
+			if !c.Enabled {
+				s += " disabled"
+			}
+			if c.Quoted {
+				s += " quoted"
+			}
+			if c.Exclusive {
+				s += " !"
+			}
+			s += " " + c.Name
+			switch {
+			case c.Error != "":
+				s += " error"
+			case c.Var != "":
+				s += " var(" + c.Var + ")"
+			case c.Kind == KindAssignment:
+				s += fmt.Sprintf(" = %#v", c.Value)
+			case c.Args != "":
+				s += " " + c.Args
+			}
+			out = append(out, s)
+		}
+	}
+	for _, w := range doc.Warnings {
+		out = append(out, "warning "+w.String())
+	}
+	return out
+}
+
+func TestParseRules(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []string
+	}{
+		{"head, messages, configuration", "Intro\n% model = \"gpt-4\"\n\n### @system:\nBe brief.\n\n### @user/Ross:\n% temperature = 0.2\nHi\n", []string{
+			`_head@0 "Intro"`, `  2@5 assignment model = "gpt-4"`,
+			`system@4 "Be brief."`,
+			`user/Ross@7 "Hi"`, `  8@0 assignment temperature = 0.2`}},
+		{"no head when there is nothing before the first heading", "\n\n### @user:\nHi", []string{`user@3 "Hi"`}},
+		{"headings inside a fence, a block quote and a list are text",
+			"### @user:\n```md\n### @assistant:\n% x = 1\n```\n> ### @assistant:\n- ### @assistant:\n", []string{
+				"user@1 \"```md\\n### @assistant:\\n% x = 1\\n```\\n> ### @assistant:\\n- ### @assistant:\""}},
+		{"a fence with tildes, an indented code block, an HTML block, a comment",
+			"### @user:\n~~~\n% a = 1\n~~~\n\n    % b = 2\n\n<div>\n% c = 3\n</div>\n\n<!--\n% d = 4\n### @assistant:\n-->\n", []string{
+				"user@1 \"~~~\\n% a = 1\\n~~~\\n\\n    % b = 2\\n\\n<div>\\n% c = 3\\n</div>\\n\\n<!--\\n% d = 4\\n### @assistant:\\n-->\""}},
+		{"levels 2 and 4, no blank after ###, text after the colon, setext",
+			"## @user:\n#### @user:\n###@user:\n### @user: hello\n@user:\n---\n", []string{
+				"_head@0 \"## @user:\\n#### @user:\\n###@user:\\n### @user: hello\\n@user:\\n---\""}},
+		{"disabled headings, blanks around //, no colon, indentation, upper case role",
+			"### // @assistant:\na\n   ###  //  @User/X\nb\n### //@user/名前:\nc\n", []string{
+				`//assistant@1 "a"`, `//user/X@3 "b"`, `//user/名前@5 "c"`}},
+		{"names and roles of Unicode letters, digits and _", "### @ユーザー/名前_2:\nx\n### @user/Mary-Ann:\ny\n", []string{
+			"ユーザー/名前_2@1 \"x\\n### @user/Mary-Ann:\\ny\""}},
+		{"configuration lines: quoted, disabled, indented, exclusive, actions",
+			"### @user:\n> % a = 1\n>% b = true\n> //% c = null\n  //% d = [1]\n   % !e.f arg1 arg2\n% g = var(h)\n% plugins.load x\n", []string{
+				`user@1 ""`,
+				"  2@0 assignment quoted a = 1", "  3@0 assignment quoted b = true", "  4@0 assignment disabled quoted c = <nil>",
+				"  5@0 assignment disabled d = []interface {}{1}", "  6@0 action ! e.f arg1 arg2", "  7@0 assignment g var(h)",
+				"  8@0 action plugins.load x"}},
+		{"not configuration: four spaces, a tab, nested quotes, mid-line, a list item",
+			"### @user:\nText\n    % a = 1\n\t% b = 2\n> > % c = 3\n100% sure\n- % d = 4\n", []string{
+				"user@1 \"Text\\n    % a = 1\\n\\t% b = 2\\n> > % c = 3\\n100% sure\\n- % d = 4\""}},
+		{"offsets: where each line stood in the trimmed text",
+			"### @user:\n\n% a = 1\n  First\n% b = 2\nSecond\n\n% c = 3\n", []string{
+				`user@1 "First\nSecond"`, "  3@0 assignment a = 1", "  5@6 assignment b = 2", "  8@12 assignment c = 3"}},
+		{"lines that do not split, or whose value is not JSON, are kept with a warning",
+			"### @user:\n%\n% = 3\n% n = 'single'\n% x =\n% n = NaN\nok", []string{
+				`user@1 "ok"`,
+				"  2@0   error", "  3@0   error", "  4@0 assignment n error", "  5@0 assignment x error", "  6@0 assignment n error",
+				"warning prapti:2:1: not a configuration command: want %name = value or %name arguments",
+				"warning prapti:3:1: not a configuration command: want %name = value or %name arguments",
+				"warning prapti:4:1: the value 'single' is not a JSON literal: invalid character '\\'' looking for beginning of value",
+				"warning prapti:5:1: an assignment without a value",
+				"warning prapti:6:1: the value NaN is not a JSON literal: invalid character 'N' looking for beginning of value"}},
+		{"escapes: a backslash before what would be a heading or a configuration line",
+			"### @user:\n\\% a = 1\n\\### @assistant:\n> \\//% b\n\\\\% c\n\\n not an escape\n", []string{
+				"user@1 \"% a = 1\\n### @assistant:\\n> //% b\\n\\\\% c\\n\\\\n not an escape\""}},
+		{"CRLF and CR", "### @user:\r\n% a = 1\r\nHi\rthere\r\n", []string{`user@1 "Hi\nthere"`, "  2@0 assignment a = 1"}},
+		{"an unclosed fence runs to the end, swallowing headings", "### @user:\n```\ncode\n### @assistant:\n", []string{
+			"user@1 \"```\\ncode\\n### @assistant:\""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Parse([]byte(tt.in))
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, summary(t, doc))
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	_, err := Parse([]byte("### @user:\nok \xff\n"))
+	assert.EqualError(t, err, "prapti:2:4: invalid UTF-8 (byte 0xff)")
+}
+
+func TestLLMMessages(t *testing.T) {
+	doc, err := Parse([]byte("head\n### @_notes:\nn\n### //@user:\nold\n### @system:\ns\n### @user:\n% model = \"x\"\nq\n"))
+	require.NoError(t, err)
+	var got []string
+	for _, m := range doc.LLMMessages() {
+		got = append(got, m.Role+": "+m.Text())
+	}
+	assert.Equal(t, []string{"system: s", "user: q"}, got)
+}
+
+func TestAssignments(t *testing.T) {
+	doc, err := Parse([]byte("% model = \"a\"\n% !x = 1\n### //@user:\n% model = \"disabled\"\n### @user:\n//% model = \"off\"\n% model = \"b\"\n% bad =\n% !y = 2\n"))
+	require.NoError(t, err)
+	var got []string
+	for _, a := range Assignments(doc) {
+		got = append(got, fmt.Sprintf("%s=%v@%d", a.Name, a.Value, a.Line))
+	}
+	assert.Equal(t, []string{"model=a@1", "model=b@7", "y=2@9"}, got)
+}
+
+func TestPathological(t *testing.T) {
+	for src, want := range map[string]string{
+		strings.Repeat(">", 100_000) + " % x\n":       "prapti:1:101: blocks nested more than 100 deep",
+		"ok\n" + strings.Repeat("- ", 50_000) + "x\n": "prapti:2:201: blocks nested more than 100 deep",
+		strings.Repeat("> 1. * ", 34) + "x\n":         "prapti:1:",
+	} {
+		_, err := Parse([]byte(src))
+		assert.ErrorContains(t, err, want)
+	}
+	_, err := Parse([]byte(strings.Repeat("> - ", 50) + "x\n"))
+	assert.NoError(t, err, "100 deep is allowed")
+	for name, src := range map[string]string{
+		"nesting within the limit on every line": strings.Repeat(strings.Repeat("- ", 100)+"x\n", 5_000),
+		"a huge line":                            "### @user:\n" + strings.Repeat("% ", 1<<20) + "\n",
+		"many headings":                          strings.Repeat("### @user:\n% a = 1\n", 50_000),
+	} {
+		t.Run(name, func(t *testing.T) {
+			doc, err := Parse([]byte(src))
+			require.NoError(t, err)
+			require.NotEmpty(t, doc.Messages)
+		})
+	}
+}
