@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -45,6 +46,9 @@ var varPattern = regexp.MustCompile(`^\s*var\s*\(\s*([A-Za-z_][\p{L}\p{N}_]*)\s*
 
 // splitCommand fills in c from text, the command after "%", stripped.
 func (c *ConfigLine) splitCommand(text string) {
+	if c.splitSimple(text) {
+		return
+	}
 	m := commandPattern.FindStringSubmatch(text)
 	if m == nil {
 		c.Kind, c.Error = KindInvalid, "not a configuration command: want %name = value or %name arguments"
@@ -69,6 +73,53 @@ func (c *ConfigLine) splitCommand(text string) {
 		}
 		c.Value = value
 	}
+}
+
+// splitSimple is splitCommand for the common lines, "name = value" with
+// an ASCII name and a plain integer, or a string without escapes; it
+// reports false for anything else, which the regular expression handles.
+func (c *ConfigLine) splitSimple(text string) bool {
+	i := 0
+	for i < len(text) && (text[i] >= 'a' && text[i] <= 'z' || text[i] >= 'A' && text[i] <= 'Z' || text[i] >= '0' && text[i] <= '9' || text[i] == '_' || text[i] == '.') {
+		i++
+	}
+	name := text[:i]
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	if name == "" || i >= len(text) || text[i] != '=' {
+		return false
+	}
+	rest := strings.TrimSpace(text[i+1:])
+	var value any
+	switch {
+	case len(rest) >= 2 && rest[0] == '"' && rest[len(rest)-1] == '"' && !strings.ContainsAny(rest[1:len(rest)-1], "\\\"") && plain(rest[1:len(rest)-1]):
+		value = rest[1 : len(rest)-1]
+	case rest != "" && rest != "-" && strings.Trim(rest, "0123456789") == "" || len(rest) > 1 && rest[0] == '-' && strings.Trim(rest[1:], "0123456789") == "":
+		if len(strings.TrimLeft(rest, "-")) > 1 && strings.TrimLeft(rest, "-")[0] == '0' {
+			return false // a leading zero is not JSON
+		}
+		n, err := strconv.ParseInt(rest, 10, 64)
+		if err != nil {
+			return false
+		}
+		value = n
+	default:
+		return false
+	}
+	c.Kind, c.Name, c.Value = KindAssignment, name, value
+	return true
+}
+
+// plain reports whether s has no control characters (JSON strings cannot
+// hold them unescaped).
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeJSON decodes one JSON literal, integers as int64.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
@@ -42,7 +43,10 @@ func Parse(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	lf := []byte(lines.ToLF(string(src))) // line numbers stay those of src
+	lf := src // line numbers stay those of src
+	if bytes.IndexByte(src, '\r') >= 0 {
+		lf = []byte(lines.ToLF(string(src)))
+	}
 	if err := checkNesting(lf); err != nil {
 		return nil, err
 	}
@@ -98,10 +102,14 @@ type parse struct {
 	doc      *promptfmt.Document
 	literal  []span // sorted line ranges that are code or HTML: never interpreted
 	headings []int  // starts of lines that are top-level ATX level-3 headings
-	// the message being read
-	msg     *promptfmt.Message
-	text    strings.Builder
-	configs []ConfigLine
+	// the message being read; its text is src[bodyStart:off] while simple,
+	// else text
+	msg       *promptfmt.Message
+	bodyStart int
+	simple    bool
+	off       int
+	text      strings.Builder
+	configs   []ConfigLine
 }
 
 type span struct{ start, end int }
@@ -156,6 +164,7 @@ func lineStart(src []byte, off int) int {
 // lines apart.
 func (p *parse) run() {
 	p.msg = &promptfmt.Message{Role: HeadRole}
+	p.simple = true
 	lit, head := 0, 0
 	n := 0
 	for off := 0; off < len(p.src); {
@@ -173,12 +182,17 @@ func (p *parse) run() {
 		}
 		switch {
 		case lit < len(p.literal) && p.literal[lit].start <= off:
-			p.text.Write(p.src[off:next])
-		case head < len(p.headings) && p.headings[head] == off && p.heading(string(p.src[off:end]), n):
+			if !p.simple {
+				p.text.Write(p.src[off:next])
+			}
+		case head < len(p.headings) && p.headings[head] == off && p.heading(p.src[off:end], n, next):
 		case !special(p.src[off:end]):
-			p.text.Write(p.src[off:next])
+			if !p.simple {
+				p.text.Write(p.src[off:next])
+			}
 		case p.config(string(p.src[off:end]), n, off):
 		default:
+			p.complicate(off)
 			line := string(p.src[off:end])
 			if m := escapePattern.FindStringSubmatch(line); m != nil && escaped(m[1], m[2]) {
 				line = m[1] + m[2]
@@ -189,6 +203,7 @@ func (p *parse) run() {
 			}
 		}
 		off = next
+		p.off = off
 	}
 	p.finish()
 }
@@ -216,24 +231,83 @@ func escaped(prefix, rest string) bool {
 }
 
 // heading starts a new message if line is a message heading.
-func (p *parse) heading(line string, n int) bool {
-	m := headingPattern.FindStringSubmatch(line)
-	if m == nil {
+func (p *parse) heading(line []byte, n, next int) bool {
+	role, name, disabled, ok := matchHeading(line)
+	if !ok {
 		return false
 	}
 	p.finish()
-	p.msg = &promptfmt.Message{Role: strings.ToLower(m[2]), Name: m[3], Disabled: m[1] != "", Line: n}
+	p.msg = &promptfmt.Message{Role: strings.ToLower(role), Name: name, Disabled: disabled, Line: n}
+	p.bodyStart, p.simple = next, true
 	return true
+}
+
+// matchHeading is headingPattern, by hand: it runs once per heading of a
+// long conversation.
+func matchHeading(line []byte) (role, name string, disabled, ok bool) {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	if !bytes.HasPrefix(line[i:], []byte("###")) {
+		return
+	}
+	i += 3
+	blanks := func() int {
+		j := i
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		return i - j
+	}
+	if blanks() == 0 {
+		return
+	}
+	if bytes.HasPrefix(line[i:], []byte("//")) {
+		disabled = true
+		i += 2
+		blanks()
+	}
+	if i >= len(line) || line[i] != '@' {
+		return
+	}
+	i++
+	word := func() string {
+		j := i
+		for i < len(line) {
+			r, size := utf8.DecodeRune(line[i:])
+			if r != '_' && !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+				break
+			}
+			i += size
+		}
+		return string(line[j:i])
+	}
+	if role = word(); role == "" {
+		return
+	}
+	if i < len(line) && line[i] == '/' {
+		i++
+		if name = word(); name == "" {
+			return
+		}
+	}
+	if i < len(line) && line[i] == ':' {
+		i++
+	}
+	blanks()
+	return role, name, disabled, i == len(line)
 }
 
 // config sets a configuration line apart.
 func (p *parse) config(line string, n, off int) bool {
-	m := configPattern.FindStringSubmatch(line)
-	if m == nil {
+	quoted, disabled, command, ok := matchConfig(line)
+	if !ok {
 		return false
 	}
-	c := ConfigLine{Source: line, Line: n, Enabled: m[2] == "", Quoted: m[1] != "", Offset: p.text.Len()}
-	c.splitCommand(strings.TrimSpace(m[3]))
+	p.complicate(off)
+	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.text.Len()}
+	c.splitCommand(strings.TrimSpace(command))
 	if c.Error != "" {
 		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, "%s", c.Error))
 	}
@@ -241,11 +315,52 @@ func (p *parse) config(line string, n, off int) bool {
 	return true
 }
 
+// matchConfig is configPattern, by hand.
+func matchConfig(line string) (quoted, disabled bool, command string, ok bool) {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	blanks := func() {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+	}
+	if i < len(line) && line[i] == '>' {
+		quoted = true
+		i++
+		blanks()
+	}
+	if strings.HasPrefix(line[i:], "//") {
+		disabled = true
+		i += 2
+		blanks()
+	}
+	if i < len(line) && line[i] == '%' {
+		return quoted, disabled, line[i+1:], true
+	}
+	return false, false, "", false
+}
+
+// complicate stops taking the message's text straight from the source:
+// from off on, a line is left out or changed.
+func (p *parse) complicate(off int) {
+	if p.simple {
+		p.text.Write(p.src[p.bodyStart:off])
+		p.simple = false
+	}
+}
+
 // finish ends the message being read: its text is trimmed, as upstream
 // does, and the configuration lines' offsets follow.
 func (p *parse) finish() {
-	raw := p.text.String()
-	p.text.Reset()
+	var raw string
+	if p.simple {
+		raw = string(p.src[p.bodyStart:p.off])
+	} else {
+		raw = p.text.String()
+		p.text.Reset()
+	}
 	content := strings.TrimSpace(raw)
 	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
 	m := p.msg

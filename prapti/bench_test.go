@@ -1,0 +1,89 @@
+package prapti
+
+import (
+	"bytes"
+	"sort"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/corpus"
+	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/yuin/goldmark/text"
+)
+
+// benchDoc is the shared benchmark conversation (fences, quotes, lists and
+// indented code in its text) with each message's metadata turned into
+// configuration lines, the home Prapti has for it.
+func benchDoc() *promptfmt.Document {
+	doc := corpus.Conversation(formattest.BenchSize)
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		if len(m.Metadata) == 0 {
+			continue
+		}
+		keys := make([]string, 0, len(m.Metadata))
+		for k := range m.Metadata {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var list []any
+		for _, k := range keys {
+			c := ConfigLine{Enabled: true, Kind: KindAssignment, Name: "vars." + k, Value: m.Metadata[k]}
+			c.Source = c.synthesize()
+			list = append(list, c.toMap())
+		}
+		m.Metadata = map[string]any{MetaConfig: list}
+	}
+	return doc
+}
+
+func benchInput(b *testing.B) []byte {
+	var out bytes.Buffer
+	if err := Write(&out, benchDoc()); err != nil {
+		b.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// BenchmarkFormat: the shared benchmarks, and goldmark's own block parse
+// of the same bytes (only the default block parsers, no inline parsing),
+// the baseline this parser is measured against.
+func BenchmarkFormat(b *testing.B) {
+	src := benchInput(b)
+	b.Run("LineSplit", func(b *testing.B) { formattest.BenchLineSplit(b, src) })
+	b.Run("Goldmark", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			blocks.Parse(text.NewReader(src))
+		}
+	})
+	b.Run("Parse", func(b *testing.B) { thisFormat.BenchParse(b, src) })
+	b.Run("ParseCRLF", func(b *testing.B) { thisFormat.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
+	b.Run("Write", func(b *testing.B) {
+		doc := benchDoc()
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := Write(&bytes.Buffer{}, doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func TestBenchInput(t *testing.T) {
+	doc := benchDoc()
+	var out bytes.Buffer
+	require := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	require(Write(&out, doc))
+	back, err := Parse(out.Bytes())
+	require(err)
+	if len(back.Messages) != len(doc.Messages) {
+		t.Fatalf("%d messages read back, want %d", len(back.Messages), len(doc.Messages))
+	}
+}

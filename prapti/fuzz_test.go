@@ -1,0 +1,85 @@
+package prapti
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// FuzzParse: no panic; whatever parses writes (or is refused with a
+// reason) and reads back the same: Parse(Write(Parse(x))) = Parse(x).
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/upstream/parse/*.md")
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte(canonical))
+	f.Add([]byte("### @user:\n```\n% a\n```\n\\% b\n> //% c\n<!--\n### @x:\n-->\n    % d\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := Parse(src)
+		if err != nil {
+			var pe *promptfmt.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("not a ParseError: %v", err)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := Write(&out, doc); err != nil {
+			t.Fatalf("a parsed document does not write: %v", err)
+		}
+		roundTrip(t, doc)
+	})
+}
+
+// FuzzHeading: the hand-written heading matcher agrees with headingPattern.
+func FuzzHeading(f *testing.F) {
+	for _, s := range []string{"### @user:", "   ###\t// @a/b_1 \t", "### @ユーザー/名前", "###@x", "### @a/", "### @a:b", "    ### @a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		role, name, disabled, ok := matchHeading([]byte(line))
+		m := headingPattern.FindStringSubmatch(line)
+		if ok != (m != nil) || ok && (role != m[2] || name != m[3] || disabled != (m[1] != "")) {
+			t.Fatalf("%q: matchHeading = %q %q %v %v, pattern = %q", line, role, name, disabled, ok, m)
+		}
+	})
+}
+
+// FuzzSplitCommand: the fast path agrees with the general split, and the
+// hand-written configuration matcher with configPattern.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{`model = "gpt-4"`, "n = 3", "n = -0", "n = 007", `s = "a\"b"`, "x.y_z = 99999999999999999999", "> //% a", "   %b", "\t% c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) || strings.ContainsAny(text, "\r\n") {
+			return // Parse refuses invalid UTF-8, and a command is one line
+		}
+		var fast, slow ConfigLine
+		if fast.splitSimple(text) {
+			m := commandPattern.FindStringSubmatch(text)
+			if m == nil {
+				t.Fatalf("%q: fast path accepted what the pattern refuses", text)
+			}
+			slow.Exclusive, slow.Name, slow.Kind = m[1] == "!", m[2], KindAssignment
+			v, err := decodeJSON(strings.TrimSpace(m[4]))
+			if m[3] == "" || err != nil || v != fast.Value || slow.Name != fast.Name || slow.Exclusive {
+				t.Fatalf("%q: fast %+v, general %q %v %v", text, fast, m, v, err)
+			}
+		}
+		q, d, cmd, ok := matchConfig(text)
+		m := configPattern.FindStringSubmatch(text)
+		if ok != (m != nil) || ok && (q != (m[1] != "") || d != (m[2] != "") || cmd != m[3]) {
+			t.Fatalf("%q: matchConfig = %v %v %q %v, pattern = %q", text, q, d, cmd, ok, m)
+		}
+	})
+}

@@ -1,0 +1,153 @@
+package prapti
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// roundTrip writes doc, reads it back and writes it again: the messages
+// must come back the same (configuration lines' source lines aside) and
+// the text must be a fixed point. It returns the text.
+func roundTrip(t testing.TB, doc *promptfmt.Document) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	back, err := Parse(out.Bytes())
+	require.NoError(t, err, "%q", out.Bytes())
+	require.True(t, promptfmt.EqualMessages(withoutLines(doc.Messages), withoutLines(back.Messages)), "round trip changed the document\n%q", out.Bytes())
+	var again bytes.Buffer
+	require.NoError(t, Write(&again, back))
+	require.Equal(t, out.String(), again.String(), "canonical form is not stable")
+	return out.Bytes()
+}
+
+const canonical = `Notes before the first message.
+% model = "gpt-4o"
+
+### @system:
+
+You are a terse reviewer.
+
+### //@user/Ross:
+
+An old question.
+
+### @user/Ross:
+
+% temperature = 0.2
+Review this:
+
+` + "```python\n% not configuration\n### @assistant:\n```" + `
+//% !prapti.inspect
+
+### @assistant:
+
+`
+
+func TestWriteCanonical(t *testing.T) {
+	doc, err := Parse([]byte(canonical))
+	require.NoError(t, err)
+	assert.Equal(t, canonical, string(roundTrip(t, doc)), "a canonical file is byte-identical after Write(Parse(x))")
+}
+
+func TestWriteLayout(t *testing.T) {
+	doc, err := Parse([]byte("\n\n  Head  \n###   @User/Ross\n\n\n  Hi\n\n% x = 1\n\n\n### // @assistant:\n### @user:\nq\n   "))
+	require.NoError(t, err)
+	assert.Equal(t, "Head\n\n### @user/Ross:\n\nHi\n% x = 1\n\n### //@assistant:\n\n### @user:\n\nq\n", string(roundTrip(t, doc)))
+}
+
+func TestWriteEscapes(t *testing.T) {
+	texts := []string{
+		"% a = 1", "  % b", "> % c", ">//% d", "### @user:", "   ###  // @x/y", `\% e`, `\\### @user:`, `> \% f`,
+		"100% sure", "#### @user:", `\n`, "```\n% in code\n### @user:\n```", "    % indented code",
+	}
+	doc := &promptfmt.Document{}
+	for _, text := range texts {
+		doc.Messages = append(doc.Messages, promptfmt.NewMessage("user", "before\n"+text+"\nafter"))
+	}
+	out := string(roundTrip(t, doc))
+	for _, want := range []string{"\n\\% a = 1\n", "\n  \\% b\n", "\n> \\% c\n", "\n>\\//% d\n", "\n\\### @user:\n", "\n   \\###  // @x/y\n",
+		"\n\\\\% e\n", "\n\\\\\\### @user:\n", "\n> \\\\% f\n", "\n100% sure\n", "\n#### @user:\n", "\n\\n\n", "\n% in code\n### @user:\n"} {
+		assert.Contains(t, out, want)
+	}
+}
+
+func TestWriteConfigBuiltByProgram(t *testing.T) {
+	m := promptfmt.NewMessage("user", "Hi")
+	m.Metadata = map[string]any{MetaConfig: []any{
+		map[string]any{"kind": KindAssignment, "name": "model", "value": "gpt-4o", "enabled": true, "offset": int64(0)},
+		map[string]any{"kind": KindAction, "name": "prapti.inspect", "exclusive": true, "enabled": false, "offset": int64(2)},
+	}}
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{m}}))
+	assert.Equal(t, "### @user:\n\n% model = \"gpt-4o\"\nHi\n//% !prapti.inspect\n", out.String())
+}
+
+func TestWriteUnsupported(t *testing.T) {
+	img := promptfmt.NewMessage("user", "")
+	img.Content = []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://x/y.png"}}
+	meta := promptfmt.NewMessage("user", "x")
+	meta.Metadata = map[string]any{"ticket": "T-1"}
+	fence := promptfmt.NewMessage("user", "```\nunclosed")
+	for _, tc := range []struct {
+		doc  *promptfmt.Document
+		want string
+	}{
+		{&promptfmt.Document{Meta: map[string]any{"a": 1}}, "prapti: document: document metadata"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{img}}, "prapti: message 1: a part of kind image"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{meta}}, `prapti: message 1: message metadata "ticket"`},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("User", "x")}}, `role "User"`},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool-call", "x")}}, `role "tool-call"`},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", " padded\n")}}, "text that starts or ends with white space"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{fence, promptfmt.NewMessage("assistant", "lost")}}, "prapti: message 1: this message does not read back the same"},
+	} {
+		err := Write(&bytes.Buffer{}, tc.doc)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), tc.want)
+		var ue *promptfmt.UnsupportedError
+		assert.True(t, errors.As(err, &ue))
+	}
+}
+
+// TestWriteRandom: documents built from awkward lines round trip or are
+// refused, never written wrong.
+func TestWriteRandom(t *testing.T) {
+	pieces := []string{"text", "% a = 1", "> quote", "### @user:", "```", "~~~", "    code", "<!--", "-->", "<div>", "",
+		`\% x`, "- item", "  % b", "//% c", "#### h", "100% sure", "> % q", "\t% t", "ユーザー"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	written := 0
+	for range 2000 {
+		doc := &promptfmt.Document{}
+		for range 1 + rng.IntN(4) {
+			var lines []string
+			for range 1 + rng.IntN(5) {
+				lines = append(lines, pieces[rng.IntN(len(pieces))])
+			}
+			role := []string{"user", "assistant", "system", "_notes"}[rng.IntN(4)]
+			doc.Messages = append(doc.Messages, promptfmt.NewMessage(role, strings.TrimSpace(strings.Join(lines, "\n"))))
+		}
+		var out bytes.Buffer
+		if err := Write(&out, doc); err != nil {
+			var ue *promptfmt.UnsupportedError
+			require.True(t, errors.As(err, &ue), "%v", err)
+			continue
+		}
+		written++
+		roundTrip(t, doc)
+	}
+	assert.Greater(t, written, 1000, "most random documents can be written")
+}
+
+var thisFormat = formattest.Format{
+	Parse: func(b []byte) (*promptfmt.Document, error) { return Parse(b) },
+	Write: func(w io.Writer, d *promptfmt.Document) error { return Write(w, d) },
+}
