@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/prapti"
 	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/prompty"
 	"github.com/promptfmt/promptfmt/stf"
@@ -23,7 +24,9 @@ type formatInfo struct {
 }
 
 var formats = []formatInfo{
-	{name: "prapti", ext: ".md"},
+	{name: "prapti", ext: ".md",
+		parse: func(b []byte) (*promptfmt.Document, error) { return prapti.Parse(b) },
+		write: func(w io.Writer, d *promptfmt.Document) error { return prapti.Write(w, d) }},
 	{name: "stf", ext: ".stf",
 		parse: func(b []byte) (*promptfmt.Document, error) { return stf.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},

@@ -69,7 +69,7 @@ func TestErrorsAndStatus(t *testing.T) {
 		{[]string{"messages", "x.txt"}, "", 2, "cannot tell the format of x.txt from its extension: give -f FORMAT"},
 		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
 		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty)`},
-		{[]string{"messages", "chat.md"}, "", 2, "format prapti: not implemented yet"},
+		{[]string{"messages", "chat.pdl"}, "", 2, "format pdl: not implemented yet"},
 		{[]string{"messages", "-f", "stf"}, ";user\nok\n;bogus", 1, "<stdin>:3:2: unknown command \"bogus\""},
 		{[]string{"convert", "-t", "pdl", example}, "", 2, "format pdl: not implemented yet"},
 		{[]string{"convert", example}, "", 2, "convert needs -t FORMAT"},
@@ -180,6 +180,37 @@ func TestSTF(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "a part of kind tool_call cannot be expressed")
 	assert.Contains(t, errOut, "a part of kind image cannot be expressed")
+}
+
+func TestPrapti(t *testing.T) {
+	const md = "../../testdata/examples/review.md"
+	out, errOut, status := runCmd(t, "", "messages", md)
+	require.Equal(t, 0, status, errOut)
+	var msgs []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &msgs))
+	require.Len(t, msgs, 4, "head and the disabled message are not sent")
+	assert.Equal(t, "system", msgs[0]["role"])
+	assert.Contains(t, out, `% model = \"not a configuration line\"`, "code reaches the model as text")
+	_, errOut, status = runCmd(t, "", "check", md)
+	assert.Equal(t, 0, status, errOut)
+	out, _, status = runCmd(t, "", "fmt", md)
+	require.Equal(t, 0, status)
+	src, _ := os.ReadFile(md)
+	assert.Equal(t, string(src), out, "the example is canonical")
+
+	// A line that does not split: messages succeeds with a warning, check fails.
+	bad := writeFile(t, "bad.md", "### @user:\n% = 3\nHi\n")
+	_, errOut, status = runCmd(t, "", "messages", bad)
+	assert.Equal(t, 0, status)
+	assert.Contains(t, errOut, bad+":2:1: warning: not a configuration command")
+	_, errOut, status = runCmd(t, "", "check", bad)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, errOut, bad+":2:1: not a configuration command")
+
+	// STF converts to Prapti when its metadata has nowhere to go: an error.
+	_, errOut, status = runCmd(t, "", "convert", "-t", "prapti", stfExample)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, errOut, "prapti: message")
 }
 
 func TestPromptFile(t *testing.T) {
