@@ -18,6 +18,7 @@
 package promptfmt
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -161,7 +162,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 	if m.Content == nil {
 		m.Content = []ContentPart{}
 	}
-	return json.Marshal(plain(m))
+	return marshal(plain(m))
 }
 
 // Document is one parsed file.
@@ -185,7 +186,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	if d.Messages == nil {
 		d.Messages = []Message{}
 	}
-	return json.Marshal(plain(d))
+	return marshal(plain(d))
 }
 
 // LLMMessages returns exactly the messages a model receives: every message
@@ -306,4 +307,16 @@ func sortedKeys(m map[string]any) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// marshal is json.Marshal without HTML escaping: prompts are full of <, >
+// and &, and "\u003e" in place of ">" helps nobody reading the output.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

@@ -234,3 +234,11 @@ func TestPromptFile(t *testing.T) {
 	assert.Equal(t, 1, status)
 	assert.Contains(t, errOut, "6 messages (a prompt file holds exactly one, its body)")
 }
+
+func TestNoHTMLEscapes(t *testing.T) {
+	out, _, status := runCmd(t, "### @user:\n> a < b && c\n", "parse", "-f", "prapti")
+	require.Equal(t, 0, status)
+	assert.Contains(t, out, `"> a < b && c"`)
+	out, _, _ = runCmd(t, "### @user:\n> a < b && c\n", "messages", "-f", "prapti")
+	assert.Contains(t, out, `"> a < b && c"`)
+}
