@@ -76,7 +76,10 @@
 // # Writing
 //
 // Write emits the layout Append produces, verified to read back as the
-// same document; see Write. Append adds replies exactly as upstream does.
+// same document; see Write. Known limit: trimming can leave text that opens
+// a block its source did not (an indented "    ```" becomes "```", a fence),
+// and when a configuration line follows it in the message, Write refuses
+// the message rather than let the fence swallow the line. Append adds replies exactly as upstream does.
 //
 // CR and CRLF line endings read as LF; invalid UTF-8 is an error.
 package prapti

@@ -153,7 +153,11 @@ func (p *parse) structure() {
 	}
 }
 
+// lineStart returns the start of the line holding off. goldmark's
+// positions can point past the end of the source when it expanded a tab
+// in an indentation (a list item "*\t  0" at the end of the file).
 func lineStart(src []byte, off int) int {
+	off = min(off, len(src))
 	for off > 0 && src[off-1] != '\n' {
 		off--
 	}

@@ -151,3 +151,14 @@ var thisFormat = formattest.Format{
 	Parse: func(b []byte) (*promptfmt.Document, error) { return Parse(b) },
 	Write: func(w io.Writer, d *promptfmt.Document) error { return Write(w, d) },
 }
+
+// TestWriteTrimmedFence: the known limit. The source's "    ```" is an
+// indented code block; trimmed, the text "```" would open a fence that
+// swallows the configuration line after it, so Write refuses.
+func TestWriteTrimmedFence(t *testing.T) {
+	doc, err := Parse([]byte("### @user:\n    ```\n% a = 1\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "```", doc.Messages[0].Text())
+	err = Write(&bytes.Buffer{}, doc)
+	assert.ErrorContains(t, err, "prapti: message 1 (line 1): this message does not read back the same")
+}
