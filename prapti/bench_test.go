@@ -8,6 +8,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/corpus"
 	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -75,15 +76,8 @@ func BenchmarkFormat(b *testing.B) {
 func TestBenchInput(t *testing.T) {
 	doc := benchDoc()
 	var out bytes.Buffer
-	require := func(err error) {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	require(Write(&out, doc))
+	require.NoError(t, Write(&out, doc))
 	back, err := Parse(out.Bytes())
-	require(err)
-	if len(back.Messages) != len(doc.Messages) {
-		t.Fatalf("%d messages read back, want %d", len(back.Messages), len(doc.Messages))
-	}
+	require.NoError(t, err)
+	require.Len(t, back.Messages, len(doc.Messages))
 }

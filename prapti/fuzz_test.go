@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -44,6 +45,13 @@ func FuzzParse(f *testing.F) {
 		roundTrip(t, doc)
 	})
 }
+
+// The rules as regular expressions: the reference the hand-written
+// matchers are fuzzed against.
+var (
+	headingPattern = regexp.MustCompile(`^ {0,3}###[ \t]+(//[ \t]*)?@([\p{L}\p{N}_]+)(?:/([\p{L}\p{N}_]+))?:?[ \t]*$`)
+	configPattern  = regexp.MustCompile(`^ {0,3}(>[ \t]*)?(//[ \t]*)?%(.*)$`)
+)
 
 // FuzzHeading: the hand-written heading matcher agrees with headingPattern.
 func FuzzHeading(f *testing.F) {

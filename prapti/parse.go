@@ -2,7 +2,6 @@ package prapti
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,19 +17,6 @@ const format = "prapti"
 
 // HeadRole is the role of the text before the first message heading.
 const HeadRole = "_head"
-
-var (
-	// headingPattern is a message heading line: ### then @role, @role/name,
-	// an optional colon; // before the @ disables the message.
-	headingPattern = regexp.MustCompile(`^ {0,3}###[ \t]+(//[ \t]*)?@([\p{L}\p{N}_]+)(?:/([\p{L}\p{N}_]+))?:?[ \t]*$`)
-	// configPattern is a configuration line: at most three spaces, one
-	// optional level of block quote, an optional // that disables it, %.
-	configPattern = regexp.MustCompile(`^ {0,3}(>[ \t]*)?(//[ \t]*)?%(.*)$`)
-	// escapePattern is a line that starts, after the same prefix, with a
-	// backslash: the escape Write adds to text that would read as a heading
-	// or a configuration line.
-	escapePattern = regexp.MustCompile(`^( {0,3}(?:>[ \t]*)?)\\(.*)$`)
-)
 
 // blocks is a goldmark parser with only the block parsers: Parse needs the
 // block structure (which lines are code, HTML, top-level headings) and
@@ -198,8 +184,8 @@ func (p *parse) run() {
 		default:
 			p.complicate(off)
 			line := string(p.src[off:end])
-			if m := escapePattern.FindStringSubmatch(line); m != nil && escaped(m[1], m[2]) {
-				line = m[1] + m[2]
+			if i := prefixLen(line); isEscape(line) {
+				line = line[:i] + line[i+1:]
 			}
 			p.text.WriteString(line)
 			if next > end {
@@ -212,10 +198,10 @@ func (p *parse) run() {
 	p.finish()
 }
 
-// special reports whether line may be a configuration line or an escape:
-// after at most three spaces and one optional block quote marker comes %,
-// / or a backslash. Most lines are not, and skip the regular expressions.
-func special(line []byte) bool {
+// prefixLen is the length of what may precede the "%" of a configuration
+// line or the backslash of an escape: at most three spaces, then one
+// optional block quote marker with the blanks after it.
+func prefixLen[T string | []byte](line T) int {
 	i := 0
 	for i < 3 && i < len(line) && line[i] == ' ' {
 		i++
@@ -224,14 +210,29 @@ func special(line []byte) bool {
 		for i++; i < len(line) && (line[i] == ' ' || line[i] == '\t'); i++ {
 		}
 	}
+	return i
+}
+
+// special reports whether line may be a configuration line or an escape:
+// after its prefix comes %, / or a backslash. Most lines are not, and are
+// not looked at further.
+func special(line []byte) bool {
+	i := prefixLen(line)
 	return i < len(line) && (line[i] == '%' || line[i] == '/' || line[i] == '\\')
 }
 
-// escaped reports whether prefix+rest, with rest's leading backslashes
-// removed, would read as a heading or a configuration line.
-func escaped(prefix, rest string) bool {
-	bare := prefix + strings.TrimLeft(rest, `\`)
-	return configPattern.MatchString(bare) || headingPattern.MatchString(bare)
+// isEscape reports whether line is escaped text: a backslash after its
+// prefix, and without its leading backslashes it would read as a heading
+// or a configuration line.
+func isEscape(line string) bool {
+	i := prefixLen(line)
+	if i >= len(line) || line[i] != '\\' {
+		return false
+	}
+	bare := line[:i] + strings.TrimLeft(line[i:], `\`)
+	_, _, _, config := matchConfig(bare)
+	_, _, _, heading := matchHeading([]byte(bare))
+	return config || heading
 }
 
 // heading starts a new message if line is a message heading.
@@ -246,8 +247,10 @@ func (p *parse) heading(line []byte, n, next int) bool {
 	return true
 }
 
-// matchHeading is headingPattern, by hand: it runs once per heading of a
-// long conversation.
+// matchHeading reports whether line is a message heading: at most three
+// spaces, "###", blanks, an optional "//" and blanks that disable it, then
+// "@role" or "@role/name" (letters, digits, _), an optional colon and
+// blanks.
 func matchHeading(line []byte) (role, name string, disabled, ok bool) {
 	i := 0
 	for i < 3 && i < len(line) && line[i] == ' ' {
@@ -319,26 +322,16 @@ func (p *parse) config(line string, n, off int) bool {
 	return true
 }
 
-// matchConfig is configPattern, by hand.
+// matchConfig reports whether line is a configuration line: its prefix
+// (see prefixLen), an optional "//" and blanks that disable it, then "%";
+// command is the text after the "%".
 func matchConfig(line string) (quoted, disabled bool, command string, ok bool) {
-	i := 0
-	for i < 3 && i < len(line) && line[i] == ' ' {
-		i++
-	}
-	blanks := func() {
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
-		}
-	}
-	if i < len(line) && line[i] == '>' {
-		quoted = true
-		i++
-		blanks()
-	}
+	i := prefixLen(line)
+	quoted = strings.Contains(line[:i], ">")
 	if strings.HasPrefix(line[i:], "//") {
 		disabled = true
-		i += 2
-		blanks()
+		for i += 2; i < len(line) && (line[i] == ' ' || line[i] == '\t'); i++ {
+		}
 	}
 	if i < len(line) && line[i] == '%' {
 		return quoted, disabled, line[i+1:], true

@@ -85,7 +85,7 @@ func TestUpstreamParse(t *testing.T) {
 				lines, err := Config(&m)
 				require.NoError(t, err)
 				for _, c := range lines {
-					text := configPattern.FindStringSubmatch(c.Source)[3]
+					_, _, text, _ := matchConfig(c.Source)
 					g.Commands = append(g.Commands, describeCommand(strings.TrimSpace(text), c.Enabled, c.Line))
 				}
 				got = append(got, g)

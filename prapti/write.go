@@ -12,10 +12,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 )
 
-var (
-	rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
-	linePrefix  = regexp.MustCompile(`^( {0,3}(?:>[ \t]*)?)`)
-)
+var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 
 // Write writes doc in the canonical layout, the one upstream uses when it
 // appends a reply: the _head message's text first, without a heading; then
@@ -142,7 +139,7 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, strin
 		if c.Offset < 0 || c.Offset > len(t) || c.Offset > 0 && c.Offset < len(t) && t[c.Offset-1] != '\n' {
 			bad("configuration line %q at offset %d, which is not the start of a line of the text", c.Source, c.Offset)
 		}
-		if strings.ContainsAny(c.Source, "\r\n") || !configPattern.MatchString(c.Source) {
+		if _, _, _, isConfig := matchConfig(c.Source); strings.ContainsAny(c.Source, "\r\n") || !isConfig {
 			bad("configuration line %q does not read as one", c.Source)
 		}
 	}
@@ -180,8 +177,8 @@ func messageBody(t string, configs []ConfigLine) string {
 			lit++
 		}
 		if !(lit < len(p.literal) && p.literal[lit].start <= off) && needsEscape(line) {
-			prefix := linePrefix.FindString(line)
-			line = prefix + `\` + line[len(prefix):]
+			i := prefixLen(line)
+			line = line[:i] + `\` + line[i:]
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')
@@ -193,17 +190,14 @@ func messageBody(t string, configs []ConfigLine) string {
 
 // needsEscape reports whether a line of text would not read back as text.
 func needsEscape(line string) bool {
-	if headingPattern.MatchString(line) {
+	if _, _, _, heading := matchHeading([]byte(line)); heading {
 		return true
 	}
 	if !special([]byte(line)) {
 		return false
 	}
-	if configPattern.MatchString(line) {
-		return true
-	}
-	m := escapePattern.FindStringSubmatch(line)
-	return m != nil && escaped(m[1], m[2])
+	_, _, _, config := matchConfig(line)
+	return config || isEscape(line)
 }
 
 // readsBack checks that out parses as doc, so that Write never produces a

@@ -117,10 +117,9 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 // describe names a key that is being set: "missing prompt-id", or the key
 // and its old value.
 func describe(c *check) string {
-	name := []string{KeyID, KeyID, KeyCreated, KeyHash}[slices.Index([]string{KeyID, aliasID, KeyCreated, KeyHash}, c.name)]
 	switch c.state {
-	case missing:
-		return "missing " + name
+	case missing: // never the alias: it is only read when present
+		return "missing " + c.name
 	case notString:
 		return c.name + " (not a string)"
 	}

@@ -67,6 +67,9 @@ func Verify(src []byte) error {
 	return errors.Join(f.failures...)
 }
 
+// IsID reports whether id is a well-formed prompt ID: P followed by digits.
+func IsID(id string) bool { return idPattern.MatchString(id) }
+
 var (
 	idPattern   = regexp.MustCompile(`^P[0-9]+$`)
 	hashPattern = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -45,8 +44,6 @@ func (c *cli) runPromptfile(args []string) int {
 	return exitUsage
 }
 
-var idFlag = regexp.MustCompile(`^P[0-9]+$`)
-
 func (c *cli) runPromptfileNew(args []string) int {
 	fs := c.flags("promptfile new", "[-dir DIR] [-generator G] [-model M] [-ancestors P1,P2] [FILE|-]",
 		"echo 'Discard all HTML tags.' | promptfmt promptfile new -dir prompts -generator human")
@@ -72,7 +69,7 @@ func (c *cli) runPromptfileNew(args []string) int {
 	if *ancestors != "" {
 		var ids []any
 		for _, id := range strings.FieldsFunc(*ancestors, func(r rune) bool { return r == ',' || r == ' ' }) {
-			if !idFlag.MatchString(id) {
+			if !promptfile.IsID(id) {
 				return c.fail(&usageError{fmt.Sprintf("-ancestors: %q is not a prompt ID (P followed by digits)", id)})
 			}
 			ids = append(ids, id)
