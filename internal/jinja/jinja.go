@@ -1,0 +1,166 @@
+// Package jinja renders Jinja2 templates for the formats whose files are
+// templates (Prompty now, PDL next) with github.com/nikolalohinski/gonja/v2,
+// made safe for files from elsewhere:
+//
+//   - no file system: include, import and extends fail unless Options.Dir
+//     names a base directory, and then cannot leave it (os.Root);
+//   - no stack overflow: gonja's parser and evaluator recurse once per
+//     bracket, operator and nested block, and a Go stack overflow kills the
+//     process, so a template nested deeper than the limits of Check is
+//     refused before gonja sees it;
+//   - bounded output: rendering stops with an error past Options.MaxOutput;
+//   - errors with the template's line and column, never the whole source
+//     (gonja puts the template text into its parse errors).
+//
+// HTML is never escaped: prompts are not HTML.
+package jinja
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/nikolalohinski/gonja/v2"
+	"github.com/nikolalohinski/gonja/v2/config"
+	"github.com/nikolalohinski/gonja/v2/exec"
+	"github.com/nikolalohinski/gonja/v2/parser"
+)
+
+// DefaultMaxOutput bounds a rendering when Options.MaxOutput is 0.
+const DefaultMaxOutput = 64 << 20
+
+// Options configures Render.
+type Options struct {
+	// Dir is the directory that include, import and extends read from.
+	// Empty means templates cannot read files.
+	Dir string
+	// StrictUndefined makes an undefined variable an error; by default it
+	// renders as "" and is false in a condition, as in Jinja2.
+	StrictUndefined bool
+	// MaxOutput bounds the rendered text in bytes; 0 means DefaultMaxOutput.
+	MaxOutput int
+}
+
+// Error is a template problem at a line and column (1-based; 0 when the
+// engine does not say) of the template.
+type Error struct {
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return "template: " + e.Msg
+	}
+	if e.Col > 0 {
+		return fmt.Sprintf("template line %d, column %d: %s", e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("template line %d: %s", e.Line, e.Msg)
+}
+
+const rootID = "template"
+
+// Render renders the template src with the variables of ctx. Values are
+// JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any Go
+// value gonja reflects over.
+func Render(src string, ctx map[string]any, o Options) (string, error) {
+	if err := Check(src); err != nil {
+		return "", err
+	}
+	cfg := config.New()
+	cfg.StrictUndefined = o.StrictUndefined
+	loader, err := newLoader(rootID, src, o.Dir)
+	if err != nil {
+		return "", err
+	}
+	tpl, err := exec.NewTemplate(rootID, cfg, loader, gonja.DefaultEnvironment)
+	if err != nil {
+		return "", convert(err)
+	}
+	limit := o.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	out := &limitWriter{limit: limit}
+	if err := tpl.Execute(out, exec.NewContext(ctx)); err != nil {
+		if out.full {
+			return "", &Error{Msg: fmt.Sprintf("the rendered text passes %d bytes", limit)}
+		}
+		return "", convert(err)
+	}
+	return out.b.String(), nil
+}
+
+// limitWriter collects output up to a limit.
+type limitWriter struct {
+	b     strings.Builder
+	limit int
+	full  bool
+}
+
+var errFull = errors.New("output limit reached")
+
+func (w *limitWriter) Write(p []byte) (int, error) {
+	if w.b.Len()+len(p) > w.limit {
+		w.full = true
+		return 0, errFull
+	}
+	return w.b.Write(p)
+}
+
+var atLine = regexp.MustCompile(`at line (\d+)`)
+
+// convert turns a gonja error into an Error. Gonja wraps a syntax error in
+// a message quoting the whole template, and a render error in layers of
+// "Unable to ... at line N: ..."; the line comes from the outermost layer
+// and the message from the innermost cause.
+func convert(err error) error {
+	var le *Error
+	if errors.As(err, &le) {
+		return le
+	}
+	var chain []error
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		chain = append(chain, e)
+	}
+	var se *parser.SyntaxError
+	if errors.As(err, &se) {
+		if se.Line > 0 {
+			msg := se.Message
+			if se.Raw != "" {
+				msg += fmt.Sprintf(" (near %q)", se.Raw)
+			}
+			return &Error{Line: se.Line, Col: se.Column, Msg: msg}
+		}
+		// No position: keep gonja's context ("Unable to parse
+		// controlStructure "if": ...") from under the layer that quotes
+		// the source.
+		if len(chain) > 1 {
+			return &Error{Msg: short(chain[1].Error())}
+		}
+		return &Error{Msg: short(se.Message)}
+	}
+	line := 0
+	if m := atLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+	}
+	return &Error{Line: line, Msg: short(chain[len(chain)-1].Error())}
+}
+
+func short(s string) string {
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
+
+// lineOf returns the 1-based line of offset off in src.
+func lineOf(src string, off int) int {
+	return 1 + bytes.Count([]byte(src[:off]), []byte{'\n'})
+}
+
+var _ io.Writer = (*limitWriter)(nil)

@@ -1,0 +1,127 @@
+package jinja
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestRender(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"variable", "Hello {{ name }}!", "Hello World!"},
+		{"undefined is empty", "Hello {{ nobody }}!", "Hello !"},
+		{"undefined is false", "{% if nobody %}y{% else %}n{% endif %}", "n"},
+		{"no html escaping", "{{ html }}", "<b>&amp;</b>"},
+		{"loop", "{% for x in items %}{{ loop.index }}{{ x }} {% endfor %}", "1a 2b "},
+		{"filters", "{{ items | join(', ') | upper }} {{ items | length }}", "A, B 2"},
+		{"numbers", "{{ n }} {{ f }}", "30 1.5"},
+		{"comment and trim", "a {#- gone -#} b\n{%- if true %} c{% endif %}", "ab c"},
+		{"raw", "{% raw %}{{ x }}{% endraw %}", "{{ x }}"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := map[string]any{"name": "World", "html": "<b>&amp;</b>", "items": []any{"a", "b"}, "n": int64(30), "f": 1.5}
+			got, err := Render(tc.src, ctx, Options{})
+			require.NoError(t, err)
+			require.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestRenderStrictUndefined(t *testing.T) {
+	_, err := Render("line one\n{{ missing }}", nil, Options{StrictUndefined: true})
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, 2, e.Line)
+	require.Contains(t, e.Msg, "missing")
+}
+
+func TestSyntaxErrorPositionWithoutSource(t *testing.T) {
+	src := "first line\nsecret text " + strings.Repeat("x", 50) + "\n{{ 1 + }}"
+	_, err := Render(src, nil, Options{})
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, 3, e.Line)
+	require.Positive(t, e.Col)
+	require.NotContains(t, err.Error(), "secret text", "the template must not be quoted whole")
+
+	_, err = Render(src[:len(src)-9]+"{% if %}", nil, Options{})
+	require.ErrorContains(t, err, `controlStructure "if"`)
+	require.NotContains(t, err.Error(), "secret text")
+}
+
+func TestNoFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "part.txt"), []byte("included {{ x }}"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(dir), "outside.txt"), []byte("secret"), 0o644))
+
+	for _, src := range []string{
+		`{% include "part.txt" %}`,
+		`{% include "` + filepath.Join(dir, "part.txt") + `" %}`,
+		`{% include "/etc/passwd" %}`,
+	} {
+		_, err := Render(src, nil, Options{})
+		require.ErrorContains(t, err, "may not read files", src)
+	}
+
+	got, err := Render(`{% include "part.txt" %}`, map[string]any{"x": 1}, Options{Dir: dir})
+	require.NoError(t, err)
+	require.Equal(t, "included 1", got)
+	for _, src := range []string{`{% include "../outside.txt" %}`, `{% include "/etc/passwd" %}`} {
+		_, err := Render(src, nil, Options{Dir: dir})
+		require.Error(t, err, src)
+		require.NotContains(t, err.Error(), "secret")
+	}
+	require.NoError(t, os.Symlink(filepath.Join(filepath.Dir(dir), "outside.txt"), filepath.Join(dir, "link.txt")))
+	_, err = Render(`{% include "link.txt" %}`, nil, Options{Dir: dir})
+	require.Error(t, err, "a symbolic link may not lead out")
+}
+
+func TestOutputLimit(t *testing.T) {
+	_, err := Render("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", nil, Options{MaxOutput: 1000})
+	require.ErrorContains(t, err, "passes 1000 bytes")
+}
+
+// TestDeepNesting would kill the test binary with a stack overflow if Check
+// let these through to gonja; each must fail fast instead.
+func TestDeepNesting(t *testing.T) {
+	const n = 200000
+	for name, src := range map[string]string{
+		"parentheses": "{{ " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n) + " }}",
+		"lists":       "{{ " + strings.Repeat("[", n) + strings.Repeat("]", n) + " }}",
+		"blocks":      strings.Repeat("{% if true %}", n) + strings.Repeat("{% endif %}", n),
+		"loops":       strings.Repeat("{% for a in b %}", n) + strings.Repeat("{% endfor %}", n),
+		"sums":        "{{ 1" + strings.Repeat(" + 1", n) + " }}",
+		"attributes":  "{{ a" + strings.Repeat(".b", n) + " }}",
+		"filters":     "{{ a" + strings.Repeat("|upper", n) + " }}",
+		"set blocks":  strings.Repeat("{% set x %}", n),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Render(src, nil, Options{})
+			var e *Error
+			require.ErrorAs(t, err, &e)
+			require.Regexp(t, "nest deeper|operators in one tag", e.Msg)
+		})
+	}
+	// At the limits, templates still render.
+	ok := strings.Repeat("{% if true %}", MaxBlockDepth) + "x" + strings.Repeat("{% endif %}", MaxBlockDepth)
+	got, err := Render(ok, nil, Options{})
+	require.NoError(t, err)
+	require.Equal(t, "x", got)
+	ok = "{{ " + strings.Repeat("(", MaxBracketDepth) + "1" + strings.Repeat(")", MaxBracketDepth) + " }}"
+	got, err = Render(ok, nil, Options{})
+	require.NoError(t, err)
+	require.Equal(t, "1", got)
+	// Sequences are not nesting: many tags and blocks in a row are fine.
+	many := strings.Repeat("{% if true %}a{% endif %}{{ 'x' | upper }}", 10000)
+	got, err = Render(many, nil, Options{})
+	require.NoError(t, err)
+	require.Len(t, got, 20000)
+}
+
+func TestCheckSkipsStringsAndComments(t *testing.T) {
+	brackets := strings.Repeat("(", 5000)
+	require.NoError(t, Check(`{{ "`+brackets+`" }}{# `+brackets+` #}{% raw %}{{ `+brackets+`{% endraw %}`))
+}
