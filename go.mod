@@ -7,15 +7,17 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require github.com/yuin/goldmark v1.8.7
+require (
+	github.com/cbroglie/mustache v1.4.2
+	github.com/nikolalohinski/gonja/v2 v2.9.1
+	github.com/yuin/goldmark v1.8.7
+)
 
 require (
-	github.com/cbroglie/mustache v1.4.2 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
-	github.com/nikolalohinski/gonja/v2 v2.9.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/sirupsen/logrus v1.9.3 // indirect
 	golang.org/x/exp v0.0.0-20240719175910-8a7402abbf56 // indirect

@@ -67,7 +67,7 @@ func (c *ConfigLine) splitCommand(text string) {
 	case v != nil:
 		c.Var = v[1]
 	default:
-		value, err := decodeJSON(rest)
+		value, err := promptfmt.DecodeJSON([]byte(rest))
 		if err != nil {
 			c.Error = fmt.Sprintf("the value %s is not a JSON literal: %v", rest, err)
 		}
@@ -120,40 +120,6 @@ func plain(s string) bool {
 		}
 	}
 	return true
-}
-
-// decodeJSON decodes one JSON literal, integers as int64.
-func decodeJSON(s string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("text after the value")
-	}
-	return numbers(v), nil
-}
-
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]any:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
-	return v
 }
 
 // toMap is the line as kept in Metadata. Empty fields are left out.

@@ -16,33 +16,40 @@ func isDelimiter(line []byte) bool {
 	return string(line) == "---" || string(line) == "+++"
 }
 
+// frontMatter is the front matter at the top of a file, decoded.
+type frontMatter struct {
+	node      *yaml.Node     // nil when empty or absent
+	meta      map[string]any // nil when empty or absent
+	yamlStart int            // offset of the YAML text
+	body      int            // offset of the line after the closing delimiter
+}
+
 // splitFrontMatter finds front matter at the top of src (after blank lines
-// only) and decodes it. It returns nil and 0 when there is none, else the
-// mapping and the offset of the body.
-func splitFrontMatter(src []byte) (*yaml.Node, map[string]any, int, error) {
+// only) and decodes it. Without front matter, the body is all of src.
+func splitFrontMatter(src []byte) (frontMatter, error) {
 	sc := lines.NewScanner(src)
 	open, yamlStart := -1, 0
 	for {
 		s, e, next, ok := sc.Next()
 		if !ok {
 			if open >= 0 {
-				return nil, nil, 0, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
+				return frontMatter{}, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 			}
-			return nil, nil, 0, nil
+			return frontMatter{}, nil
 		}
 		if open < 0 {
 			if len(bytes.TrimSpace(src[s:e])) == 0 {
 				continue
 			}
 			if !isDelimiter(src[s:e]) {
-				return nil, nil, 0, nil
+				return frontMatter{}, nil
 			}
 			open, yamlStart = s, next
 			continue
 		}
 		if isDelimiter(src[s:e]) {
 			node, meta, err := yamlmeta.Decode(format, src, yamlStart, s)
-			return node, meta, next, err
+			return frontMatter{node: node, meta: meta, yamlStart: yamlStart, body: next}, err
 		}
 	}
 }

@@ -6,9 +6,11 @@ import "github.com/promptfmt/promptfmt"
 type Option func(*config)
 
 type config struct {
-	nonce   string // strict mode when strict is set
-	strict  bool
-	threads map[string][]promptfmt.Message
+	nonce    string // strict mode when strict is set
+	strict   bool
+	slots    map[string]slot
+	rendered bool  // the input is rendered text: no front matter
+	checked  []int // strict mode: line offsets of the boundaries that carried the nonce
 }
 
 func newConfig(opts []Option) config {
@@ -26,7 +28,7 @@ func newConfig(opts []Option) config {
 // The input is taken to be rendered text, so a leading "---" is content, not
 // front matter.
 func Strict(nonce string) Option {
-	return func(c *config) { c.strict, c.nonce = true, nonce }
+	return func(c *config) { c.strict, c.rendered, c.nonce = true, true, nonce }
 }
 
 // Threads makes Parse expand thread placeholders: every occurrence of a key
@@ -35,5 +37,18 @@ func Strict(nonce string) Option {
 // thread's messages. Placeholders not in the map stay text, and keys that
 // do not start with "__PROMPTY_THREAD_" are ignored.
 func Threads(threads map[string][]promptfmt.Message) Option {
-	return func(c *config) { c.threads = threads }
+	return func(c *config) {
+		if c.slots == nil {
+			c.slots = make(map[string]slot, len(threads))
+		}
+		for k, t := range threads {
+			c.slots[k] = slot{thread: t}
+		}
+	}
+}
+
+// renderedText makes Parse read src as rendered text (no front matter)
+// and expand the placeholders of slots.
+func renderedText(slots map[string]slot) Option {
+	return func(c *config) { c.rendered, c.slots = true, slots }
 }

@@ -22,18 +22,23 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	}
 	doc := &promptfmt.Document{}
 	body := 0
-	if !cfg.strict {
-		node, meta, off, err := splitFrontMatter(src)
+	if !cfg.rendered {
+		fm, err := splitFrontMatter(src)
 		if err != nil {
 			return nil, err
 		}
-		doc.MetaNode, doc.Meta, body = node, meta, off
+		doc.MetaNode, doc.Meta, body = fm.node, fm.meta, fm.body
 	}
 	if err := parseBody(doc, src, body, &cfg); err != nil {
 		return nil, err
 	}
-	if cfg.threads != nil {
-		doc.Messages = expandThreads(doc.Messages, cfg.threads)
+	if cfg.strict {
+		if err := checkNonceLines(src, &cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.slots != nil {
+		doc.Messages = expand(doc.Messages, cfg.slots)
 	}
 	return doc, nil
 }
@@ -43,6 +48,7 @@ type open struct {
 	m     marker
 	line  int // 1-based line of its boundary
 	off   int // offset of the boundary's first non-blank byte
+	bol   int // offset of the boundary's line
 	start int // offset of its first content byte
 }
 
@@ -76,7 +82,7 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 		} else if len(bytes.TrimSpace(src[body:s])) > 0 {
 			doc.Messages = append(doc.Messages, preamble(src, text, body, s))
 		}
-		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, start: next}, true
+		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, bol: s, start: next}, true
 		return true
 	})
 	if err != nil {
@@ -124,6 +130,7 @@ func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.M
 		if err := checkNonce(src, o, cfg.nonce); err != nil {
 			return msg, err
 		}
+		cfg.checked = append(cfg.checked, o.bol)
 	}
 	for _, a := range o.m.attrs {
 		switch {

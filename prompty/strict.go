@@ -1,8 +1,10 @@
 package prompty
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -72,4 +74,29 @@ func checkNonce(src []byte, o *open, nonce string) error {
 	}
 	return promptfmt.Errorf(format, src, o.off,
 		"Role marker nonce mismatch — possible injection: this %s: boundary %s", o.m.role, why)
+}
+
+// checkNonceLines fails when the nonce occurs on a line that is not a
+// boundary carrying it. Only the template's own boundaries hold the nonce,
+// so such a line is one of them that an input value broke (a quote in an
+// attribute value, say, that turned the boundary into content): without
+// this check the template would silently lose a message.
+func checkNonceLines(src []byte, cfg *config) error {
+	checked := cfg.checked
+	nonce := []byte(cfg.nonce)
+	for i := 0; ; {
+		j := bytes.Index(src[i:], nonce)
+		if j < 0 {
+			return nil
+		}
+		off := i + j
+		bol := bytes.LastIndexAny(src[:off], "\n\r") + 1
+		k, found := slices.BinarySearch(checked, bol)
+		if !found {
+			return promptfmt.Errorf(format, src, off,
+				"Role marker nonce mismatch — possible injection: a role marker line of the template was changed by an input value")
+		}
+		checked = checked[k:]
+		i = off + len(nonce)
+	}
 }

@@ -10,15 +10,27 @@ import (
 
 const placeholderPrefix = "__PROMPTY_THREAD_"
 
-// expandThreads replaces each placeholder (a key of threads) in a message's
-// text by the thread's messages. Text before and after a placeholder stays
-// a message of the containing role, name and metadata, trimmed of empty
-// lines, and is left out when empty. Placeholders are matched by exact
-// string, the longest key first, so nonces of any hex length work; text from
-// a thread is never searched again.
-func expandThreads(msgs []promptfmt.Message, threads map[string][]promptfmt.Message) []promptfmt.Message {
-	keys := make([]string, 0, len(threads))
-	for k := range threads {
+// slot is what a placeholder stands for: a thread, spliced in as messages,
+// or a media part, which stays in its message (none when the input was
+// not given: the placeholder goes away).
+type slot struct {
+	thread []promptfmt.Message
+	part   *promptfmt.ContentPart
+	media  bool
+}
+
+// expand replaces each placeholder (a key of slots) in a message's text.
+// A thread ends the message: the text before it stays a message of the
+// containing role, name and metadata, then come the thread's messages with
+// their own roles, then a message with the text after it. A media part
+// stays in the message between the text before and after it. Text pieces
+// lose their leading and trailing empty lines and are left out when empty,
+// as is a message left with no content. Placeholders are matched by exact
+// string, the longest key first, so nonces of any hex length work; text
+// from a thread is never searched again.
+func expand(msgs []promptfmt.Message, slots map[string]slot) []promptfmt.Message {
+	keys := make([]string, 0, len(slots))
+	for k := range slots {
 		if strings.HasPrefix(k, placeholderPrefix) {
 			keys = append(keys, k)
 		}
@@ -35,6 +47,7 @@ func expandThreads(msgs []promptfmt.Message, threads map[string][]promptfmt.Mess
 			continue
 		}
 		text, seg, found := m.Content[0].Value, 0, false
+		var parts []promptfmt.ContentPart
 		for i := 0; ; {
 			j := strings.Index(text[i:], placeholderPrefix)
 			if j < 0 {
@@ -47,9 +60,18 @@ func expandThreads(msgs []promptfmt.Message, threads map[string][]promptfmt.Mess
 				continue
 			}
 			found = true
-			out = appendPiece(out, m, text[seg:i])
-			for _, t := range threads[key] {
-				out = append(out, t.Clone())
+			parts = appendText(parts, text[seg:i])
+			s := slots[key]
+			if s.media {
+				if s.part != nil {
+					parts = append(parts, *s.part)
+				}
+			} else {
+				out = appendPiece(out, m, parts)
+				parts = nil
+				for _, t := range s.thread {
+					out = append(out, t.Clone())
+				}
 			}
 			i += len(key)
 			seg = i
@@ -58,7 +80,7 @@ func expandThreads(msgs []promptfmt.Message, threads map[string][]promptfmt.Mess
 			out = append(out, m)
 			continue
 		}
-		out = appendPiece(out, m, text[seg:])
+		out = appendPiece(out, m, appendText(parts, text[seg:]))
 	}
 	return out
 }
@@ -72,14 +94,21 @@ func matchKey(s string, keys []string) string {
 	return ""
 }
 
-// appendPiece appends a copy of m holding text, unless the text is empty
-// once its leading and trailing empty lines are gone.
-func appendPiece(out []promptfmt.Message, m promptfmt.Message, text string) []promptfmt.Message {
-	text = strings.Trim(text, "\n")
-	if text == "" {
+// appendText appends text without its leading and trailing empty lines,
+// unless nothing is left.
+func appendText(parts []promptfmt.ContentPart, text string) []promptfmt.ContentPart {
+	if text = strings.Trim(text, "\n"); text != "" {
+		parts = append(parts, promptfmt.Text(text))
+	}
+	return parts
+}
+
+// appendPiece appends a copy of m holding parts, unless there are none.
+func appendPiece(out []promptfmt.Message, m promptfmt.Message, parts []promptfmt.ContentPart) []promptfmt.Message {
+	if len(parts) == 0 {
 		return out
 	}
 	p := m.Clone()
-	p.Content = []promptfmt.ContentPart{promptfmt.Text(text)}
+	p.Content = parts
 	return append(out, p)
 }

@@ -1,25 +1,26 @@
-// Package jinja renders Jinja2 templates for the formats whose files are
-// templates (Prompty now, PDL next) with github.com/nikolalohinski/gonja/v2,
-// made safe for files from elsewhere:
+// Package tmpl renders the templates of the formats whose files are
+// templates: Jinja2 (Prompty, PDL) with github.com/nikolalohinski/gonja/v2
+// and Mustache (Prompty) with github.com/cbroglie/mustache, made safe for
+// files from elsewhere:
 //
 //   - no file system: include, import and extends fail unless Options.Dir
-//     names a base directory, and then cannot leave it (os.Root);
+//     names a base directory, and then cannot leave it; Mustache partials
+//     are refused;
 //   - no stack overflow: gonja's parser and evaluator recurse once per
 //     bracket, operator and nested block, and a Go stack overflow kills the
 //     process, so a template nested deeper than the limits of Check is
-//     refused before gonja sees it;
+//     refused before gonja sees it (cbroglie/mustache has its own limit);
 //   - bounded output: rendering stops with an error past Options.MaxOutput;
 //   - errors with the template's line and column, never the whole source
 //     (gonja puts the template text into its parse errors).
 //
 // HTML is never escaped: prompts are not HTML.
-package jinja
+package tmpl
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,7 +34,7 @@ import (
 // DefaultMaxOutput bounds a rendering when Options.MaxOutput is 0.
 const DefaultMaxOutput = 64 << 20
 
-// Options configures Render.
+// Options configures Jinja and Mustache.
 type Options struct {
 	// Dir is the directory that include, import and extends read from.
 	// Empty means templates cannot read files.
@@ -64,10 +65,10 @@ func (e *Error) Error() string {
 
 const rootID = "template"
 
-// Render renders the template src with the variables of ctx. Values are
-// JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any Go
-// value gonja reflects over.
-func Render(src string, ctx map[string]any, o Options) (string, error) {
+// Jinja renders the Jinja2 template src with the variables of ctx. Values
+// are JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any
+// Go value gonja reflects over.
+func Jinja(src string, ctx map[string]any, o Options) (string, error) {
 	if err := Check(src); err != nil {
 		return "", err
 	}
@@ -81,14 +82,10 @@ func Render(src string, ctx map[string]any, o Options) (string, error) {
 	if err != nil {
 		return "", convert(err)
 	}
-	limit := o.MaxOutput
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
-	out := &limitWriter{limit: limit}
+	out := newLimitWriter(o.MaxOutput)
 	if err := tpl.Execute(out, exec.NewContext(ctx)); err != nil {
 		if out.full {
-			return "", &Error{Msg: fmt.Sprintf("the rendered text passes %d bytes", limit)}
+			return "", out.err()
 		}
 		return "", convert(err)
 	}
@@ -102,14 +99,23 @@ type limitWriter struct {
 	full  bool
 }
 
-var errFull = errors.New("output limit reached")
+func newLimitWriter(limit int) *limitWriter {
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	return &limitWriter{limit: limit}
+}
 
 func (w *limitWriter) Write(p []byte) (int, error) {
-	if w.b.Len()+len(p) > w.limit {
+	if w.full || w.b.Len()+len(p) > w.limit {
 		w.full = true
-		return 0, errFull
+		return 0, w.err()
 	}
 	return w.b.Write(p)
+}
+
+func (w *limitWriter) err() *Error {
+	return &Error{Msg: fmt.Sprintf("the rendered text passes %d bytes", w.limit)}
 }
 
 var atLine = regexp.MustCompile(`at line (\d+)`)
@@ -162,5 +168,3 @@ func short(s string) string {
 func lineOf(src string, off int) int {
 	return 1 + bytes.Count([]byte(src[:off]), []byte{'\n'})
 }
-
-var _ io.Writer = (*limitWriter)(nil)

@@ -1,21 +1,19 @@
-package jinja
+package tmpl
 
 import (
 	"fmt"
 	"io"
-	"os"
-	"path"
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/loaders"
+	"github.com/promptfmt/promptfmt/internal/confined"
 )
 
 // maxInclude bounds a template read by include, import or extends.
 const maxInclude = 8 << 20
 
 // loader serves the root template from memory and, when a base directory
-// is given, other templates from inside it: os.Root refuses "..", absolute
-// paths and symbolic links that lead out.
+// is given, other templates from inside it (see confined.ReadFile).
 type loader struct {
 	rootID, src, dir string
 }
@@ -31,22 +29,9 @@ func (l *loader) Read(name string) (io.Reader, error) {
 	if l.dir == "" {
 		return nil, fmt.Errorf("%q: templates may not read files here (no base directory was given)", name)
 	}
-	root, err := os.OpenRoot(l.dir)
+	b, err := confined.ReadFile(l.dir, name, maxInclude)
 	if err != nil {
 		return nil, err
-	}
-	defer root.Close()
-	f, err := root.Open(path.Clean(name))
-	if err != nil {
-		return nil, fmt.Errorf("%q: %v", name, err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxInclude+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxInclude {
-		return nil, fmt.Errorf("%q is larger than %d bytes", name, maxInclude)
 	}
 	if err := Check(string(b)); err != nil {
 		return nil, fmt.Errorf("%q: %v", name, err)

@@ -1,4 +1,4 @@
-package jinja
+package tmpl
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package jinja
+package tmpl
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestRender(t *testing.T) {
+func TestJinja(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"variable", "Hello {{ name }}!", "Hello World!"},
 		{"undefined is empty", "Hello {{ nobody }}!", "Hello !"},
@@ -23,7 +23,7 @@ func TestRender(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := map[string]any{"name": "World", "html": "<b>&amp;</b>", "items": []any{"a", "b"}, "n": int64(30), "f": 1.5}
-			got, err := Render(tc.src, ctx, Options{})
+			got, err := Jinja(tc.src, ctx, Options{})
 			require.NoError(t, err)
 			require.Equal(t, tc.want, got)
 		})
@@ -31,7 +31,7 @@ func TestRender(t *testing.T) {
 }
 
 func TestRenderStrictUndefined(t *testing.T) {
-	_, err := Render("line one\n{{ missing }}", nil, Options{StrictUndefined: true})
+	_, err := Jinja("line one\n{{ missing }}", nil, Options{StrictUndefined: true})
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, 2, e.Line)
@@ -40,14 +40,14 @@ func TestRenderStrictUndefined(t *testing.T) {
 
 func TestSyntaxErrorPositionWithoutSource(t *testing.T) {
 	src := "first line\nsecret text " + strings.Repeat("x", 50) + "\n{{ 1 + }}"
-	_, err := Render(src, nil, Options{})
+	_, err := Jinja(src, nil, Options{})
 	var e *Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, 3, e.Line)
 	require.Positive(t, e.Col)
 	require.NotContains(t, err.Error(), "secret text", "the template must not be quoted whole")
 
-	_, err = Render(src[:len(src)-9]+"{% if %}", nil, Options{})
+	_, err = Jinja(src[:len(src)-9]+"{% if %}", nil, Options{})
 	require.ErrorContains(t, err, `controlStructure "if"`)
 	require.NotContains(t, err.Error(), "secret text")
 }
@@ -62,25 +62,25 @@ func TestNoFileSystem(t *testing.T) {
 		`{% include "` + filepath.Join(dir, "part.txt") + `" %}`,
 		`{% include "/etc/passwd" %}`,
 	} {
-		_, err := Render(src, nil, Options{})
+		_, err := Jinja(src, nil, Options{})
 		require.ErrorContains(t, err, "may not read files", src)
 	}
 
-	got, err := Render(`{% include "part.txt" %}`, map[string]any{"x": 1}, Options{Dir: dir})
+	got, err := Jinja(`{% include "part.txt" %}`, map[string]any{"x": 1}, Options{Dir: dir})
 	require.NoError(t, err)
 	require.Equal(t, "included 1", got)
 	for _, src := range []string{`{% include "../outside.txt" %}`, `{% include "/etc/passwd" %}`} {
-		_, err := Render(src, nil, Options{Dir: dir})
+		_, err := Jinja(src, nil, Options{Dir: dir})
 		require.Error(t, err, src)
 		require.NotContains(t, err.Error(), "secret")
 	}
 	require.NoError(t, os.Symlink(filepath.Join(filepath.Dir(dir), "outside.txt"), filepath.Join(dir, "link.txt")))
-	_, err = Render(`{% include "link.txt" %}`, nil, Options{Dir: dir})
+	_, err = Jinja(`{% include "link.txt" %}`, nil, Options{Dir: dir})
 	require.Error(t, err, "a symbolic link may not lead out")
 }
 
 func TestOutputLimit(t *testing.T) {
-	_, err := Render("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", nil, Options{MaxOutput: 1000})
+	_, err := Jinja("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", nil, Options{MaxOutput: 1000})
 	require.ErrorContains(t, err, "passes 1000 bytes")
 }
 
@@ -99,7 +99,7 @@ func TestDeepNesting(t *testing.T) {
 		"set blocks":  strings.Repeat("{% set x %}", n),
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := Render(src, nil, Options{})
+			_, err := Jinja(src, nil, Options{})
 			var e *Error
 			require.ErrorAs(t, err, &e)
 			require.Regexp(t, "nest deeper|operators in one tag", e.Msg)
@@ -107,16 +107,16 @@ func TestDeepNesting(t *testing.T) {
 	}
 	// At the limits, templates still render.
 	ok := strings.Repeat("{% if true %}", MaxBlockDepth) + "x" + strings.Repeat("{% endif %}", MaxBlockDepth)
-	got, err := Render(ok, nil, Options{})
+	got, err := Jinja(ok, nil, Options{})
 	require.NoError(t, err)
 	require.Equal(t, "x", got)
 	ok = "{{ " + strings.Repeat("(", MaxBracketDepth) + "1" + strings.Repeat(")", MaxBracketDepth) + " }}"
-	got, err = Render(ok, nil, Options{})
+	got, err = Jinja(ok, nil, Options{})
 	require.NoError(t, err)
 	require.Equal(t, "1", got)
 	// Sequences are not nesting: many tags and blocks in a row are fine.
 	many := strings.Repeat("{% if true %}a{% endif %}{{ 'x' | upper }}", 10000)
-	got, err = Render(many, nil, Options{})
+	got, err = Jinja(many, nil, Options{})
 	require.NoError(t, err)
 	require.Len(t, got, 20000)
 }
@@ -124,4 +124,32 @@ func TestDeepNesting(t *testing.T) {
 func TestCheckSkipsStringsAndComments(t *testing.T) {
 	brackets := strings.Repeat("(", 5000)
 	require.NoError(t, Check(`{{ "`+brackets+`" }}{# `+brackets+` #}{% raw %}{{ `+brackets+`{% endraw %}`))
+}
+
+func TestMustache(t *testing.T) {
+	ctx := map[string]any{"name": "<World>", "show": true, "items": []any{"a", "b"}, "n": int64(30)}
+	for src, want := range map[string]string{
+		"Hello {{name}}!":            "Hello <World>!",
+		"{{#show}}yes{{/show}}":      "yes",
+		"{{^show}}no{{/show}}":       "",
+		"{{#items}}{{.}} {{/items}}": "a b ",
+		"{{missing}}|{{n}}":          "|30",
+		"{{! comment }}x":            "x",
+	} {
+		got, err := Mustache(src, ctx, Options{})
+		require.NoError(t, err, src)
+		require.Equal(t, want, got, src)
+	}
+	_, err := Mustache("a\n{{#open}}", nil, Options{})
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, 2, e.Line)
+
+	_, err = Mustache("{{> p}}", ctx, Options{Dir: t.TempDir()})
+	require.ErrorContains(t, err, "partials are not supported")
+
+	_, err = Mustache("{{#items}}{{name}}{{/items}}", map[string]any{"name": strings.Repeat("x", 600), "items": []any{1, 2}}, Options{MaxOutput: 1000})
+	require.ErrorContains(t, err, "passes 1000 bytes")
+	_, err = Mustache(strings.Repeat("{{#a}}", 20000), nil, Options{})
+	require.Error(t, err)
 }

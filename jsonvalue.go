@@ -1,0 +1,44 @@
+package promptfmt
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+)
+
+// DecodeJSON decodes one JSON value into the model's JSON-like values:
+// integers that fit become int64, other numbers float64 (plain
+// encoding/json would make 30 a float64 and a template print "30.0").
+// Text after the value is an error.
+func DecodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("text after the JSON value")
+	}
+	return numbers(v), nil
+}
+
+func numbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	case map[string]any:
+		for k, x := range v {
+			v[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = numbers(x)
+		}
+	}
+	return v
+}

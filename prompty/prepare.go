@@ -1,0 +1,204 @@
+package prompty
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// Prepare renders the agent with inputs and returns the messages for the
+// model (section 1.4's prepare: render, parse, expand): the rendered text
+// is parsed as role-boundary text, in strict mode (the default) with the
+// render nonce, so that no input value can add, remove or change a message;
+// each thread placeholder becomes the thread's messages, with their own
+// roles (see ThreadMessages for the values accepted); each image, file or
+// audio placeholder becomes a content part of the message it stands in
+// (see MediaPart). A rich input that is optional and not given leaves
+// nothing behind.
+func Prepare(a *Agent, inputs map[string]any) ([]promptfmt.Message, error) {
+	if a.Template.Parser != "" && a.Template.Parser != "prompty" {
+		return nil, a.errorf(0, 0, "unknown template parser %q (want prompty)", a.Template.Parser)
+	}
+	rendered, n, err := Render(a, inputs)
+	if err != nil {
+		return nil, err
+	}
+	slots := make(map[string]slot, len(n.Rich))
+	for ph, r := range n.Rich {
+		if r.Kind == KindThread {
+			msgs, err := ThreadMessages(r.Value)
+			if err != nil {
+				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
+			}
+			slots[ph] = slot{thread: msgs}
+			continue
+		}
+		s := slot{media: true}
+		if r.Value != nil {
+			p, err := MediaPart(r.Kind, r.Value, a.Dir)
+			if err != nil {
+				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
+			}
+			s.part = &p
+		}
+		slots[ph] = s
+	}
+	opts := []Option{renderedText(slots)}
+	if n.Render != "" {
+		opts = append(opts, Strict(n.Render))
+	}
+	doc, err := Parse([]byte(rendered), opts...)
+	if err != nil {
+		var pe *promptfmt.ParseError
+		if errors.As(err, &pe) && pe.Line > 0 {
+			return nil, a.errorf(0, 0, "rendered text line %d: %s", pe.Line, pe.Msg)
+		}
+		return nil, err
+	}
+	return doc.Messages, nil
+}
+
+// ThreadMessages turns a thread input's value into messages. It accepts
+// []promptfmt.Message; a list of JSON-like messages ({role, name?,
+// content, metadata?} where content is a string or a list of parts, each
+// {kind or type, value or text, ...} as MediaPart reads them for media);
+// the same list under "messages" in {"_kind": "thread", "messages": [...]}
+// (the shape of upstream's render vectors); and nil, an empty thread.
+func ThreadMessages(v any) ([]promptfmt.Message, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case []promptfmt.Message:
+		out := make([]promptfmt.Message, len(v))
+		for i, m := range v {
+			out[i] = m.Clone()
+		}
+		return out, nil
+	case map[string]any:
+		if list, ok := v["messages"]; ok {
+			return ThreadMessages(list)
+		}
+	case []map[string]any:
+		list := make([]any, len(v))
+		for i, m := range v {
+			list[i] = m
+		}
+		return ThreadMessages(list)
+	case []any:
+		out := make([]promptfmt.Message, 0, len(v))
+		for i, x := range v {
+			m, err := threadMessage(x)
+			if err != nil {
+				return nil, fmt.Errorf("message %d: %v", i+1, err)
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a thread is a list of messages, not %s", describe(v))
+}
+
+func threadMessage(x any) (promptfmt.Message, error) {
+	var m promptfmt.Message
+	obj, ok := x.(map[string]any)
+	if !ok {
+		if pm, ok := x.(promptfmt.Message); ok {
+			return pm.Clone(), nil
+		}
+		return m, fmt.Errorf("want {role, content}, not %s", describe(x))
+	}
+	var err error
+	for k, v := range obj {
+		switch k {
+		case "role":
+			m.Role, _ = v.(string)
+		case "name":
+			m.Name, ok = v.(string)
+			if !ok {
+				err = fmt.Errorf("name: want a string, not %s", describe(v))
+			}
+		case "content", "parts":
+			m.Content, err = contentParts(v)
+		case "metadata":
+			m.Metadata, ok = v.(map[string]any)
+			if !ok {
+				err = fmt.Errorf("metadata: want a mapping, not %s", describe(v))
+			}
+		default:
+			if m.Metadata == nil {
+				m.Metadata = map[string]any{}
+			}
+			m.Metadata[k] = v
+		}
+		if err != nil {
+			return m, err
+		}
+	}
+	if m.Role == "" {
+		return m, errors.New("missing role")
+	}
+	if m.Content == nil {
+		m.Content = []promptfmt.ContentPart{}
+	}
+	if s := promptfmt.NotJSONLike(m.Metadata); s != "" {
+		return m, fmt.Errorf("metadata: %s", s)
+	}
+	return m.Clone(), nil // detached from the caller's maps and slices
+}
+
+func contentParts(v any) ([]promptfmt.ContentPart, error) {
+	switch v := v.(type) {
+	case string:
+		return []promptfmt.ContentPart{promptfmt.Text(v)}, nil
+	case []promptfmt.ContentPart:
+		return append([]promptfmt.ContentPart(nil), v...), nil
+	case []any:
+		out := make([]promptfmt.ContentPart, 0, len(v))
+		for i, x := range v {
+			p, err := contentPart(x)
+			if err != nil {
+				return nil, fmt.Errorf("part %d: %v", i+1, err)
+			}
+			out = append(out, p)
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("content: want a string or a list of parts, not %s", describe(v))
+}
+
+func contentPart(x any) (promptfmt.ContentPart, error) {
+	if s, ok := x.(string); ok {
+		return promptfmt.Text(s), nil
+	}
+	obj, ok := x.(map[string]any)
+	if !ok {
+		return promptfmt.ContentPart{}, fmt.Errorf("want a part {kind, value}, not %s", describe(x))
+	}
+	kind, _ := obj["kind"].(string)
+	if kind == "" {
+		kind, _ = obj["type"].(string)
+	}
+	switch kind {
+	case "text", "input_text", "":
+		for _, k := range []string{"value", "text"} {
+			if s, ok := obj[k].(string); ok {
+				return promptfmt.Text(s), nil
+			}
+		}
+		return promptfmt.ContentPart{}, errors.New("a text part needs a value")
+	case "image", "image_url", "input_image":
+		return MediaPart(KindImage, obj, "")
+	case "audio", "input_audio":
+		return MediaPart(KindAudio, obj, "")
+	case "file", "input_file":
+		return MediaPart(KindFile, obj, "")
+	case "tool_call", "tool_result":
+		p := promptfmt.ContentPart{Kind: promptfmt.Kind(kind)}
+		p.Value, _ = obj["value"].(string)
+		p.ID, _ = obj["id"].(string)
+		p.ToolName, _ = obj["toolName"].(string)
+		return p, nil
+	}
+	return promptfmt.ContentPart{}, fmt.Errorf("unknown part kind %q", kind)
+}

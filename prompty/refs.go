@@ -1,0 +1,99 @@
+package prompty
+
+import (
+	"path"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/yamlmeta"
+	"go.yaml.in/yaml/v3"
+)
+
+// maxFileRef bounds a file read by a ${file:...} reference.
+const maxFileRef = 8 << 20
+
+// resolve returns v with every string that is exactly a ${env:...} or
+// ${file:...} reference replaced by what it refers to. A value a reference
+// brings in is not searched again.
+func (d *decoder) resolve(v any, p keyPath) (any, error) {
+	switch v := v.(type) {
+	case string:
+		if !strings.HasPrefix(v, "${") || !strings.HasSuffix(v, "}") {
+			return v, nil
+		}
+		return d.reference(p, v[2:len(v)-1], v)
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			r, err := d.resolve(x, p.with(k))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = r
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			r, err := d.resolve(x, p.with(i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = r
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+func (d *decoder) reference(p keyPath, ref, whole string) (any, error) {
+	kind, arg, _ := strings.Cut(ref, ":")
+	switch kind {
+	case "env":
+		name, def, hasDefault := strings.Cut(arg, ":")
+		if val, ok := d.env(name); ok {
+			return val, nil
+		}
+		if hasDefault {
+			return def, nil
+		}
+		return nil, d.errorf(p, "Environment variable '%s' not set (write ${env:%s:default} for a default)", name, name)
+	case "file":
+		return d.file(p, arg)
+	}
+	return whole, nil // not a reference: "${x}" stays text
+}
+
+// file reads a ${file:name} reference from inside the prompt's directory.
+func (d *decoder) file(p keyPath, name string) (any, error) {
+	if d.dir == "" {
+		return nil, d.errorf(p, "${file:%s}: no directory to read it from (load the prompt from a file)", name)
+	}
+	data, err := confined.ReadFile(d.dir, name, maxFileRef)
+	if err != nil {
+		return nil, d.errorf(p, "${file:%s}: %v", name, err)
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".json":
+		v, err := promptfmt.DecodeJSON(data)
+		if err != nil {
+			return nil, d.errorf(p, "${file:%s}: %v", name, err)
+		}
+		return v, nil
+	case ".yaml", ".yml":
+		var n yaml.Node
+		if err := yaml.Unmarshal(data, &n); err != nil {
+			return nil, d.errorf(p, "${file:%s}: %v", name, err)
+		}
+		m, err := yamlmeta.DecodeNode(&n)
+		if err != nil {
+			return nil, d.errorf(p, "${file:%s}: %v", name, err)
+		}
+		return m, nil
+	}
+	if err := promptfmt.CheckUTF8(format, data); err != nil {
+		return nil, d.errorf(p, "${file:%s}: not UTF-8 text", name)
+	}
+	return string(data), nil
+}

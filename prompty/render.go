@@ -1,0 +1,122 @@
+package prompty
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
+)
+
+// Nonces is what one Render made up: the strict-mode nonce and the
+// placeholders standing for rich-kind inputs. Prepare uses it to parse the
+// rendered text.
+type Nonces struct {
+	// Render is the nonce written into every role boundary of the template
+	// ("" when strict mode is off).
+	Render string
+	// Rich maps each placeholder, "__PROMPTY_THREAD_<16 hex>_<name>__", to
+	// the input it stands for.
+	Rich map[string]RichInput
+}
+
+// RichInput is a thread, image, file or audio input kept out of the
+// template.
+type RichInput struct {
+	Name  string
+	Kind  string
+	Value any // nil when the input was optional and not given
+}
+
+// ValidateInputs returns inputs completed as the agent declares them: a
+// missing input takes its default (never its example); a missing required
+// input without a default is an error naming it; a missing optional input
+// stays missing. Inputs the agent does not declare pass through.
+func ValidateInputs(a *Agent, inputs map[string]any) (map[string]any, error) {
+	out := make(map[string]any, len(inputs)+len(a.Inputs))
+	maps.Copy(out, inputs)
+	var missing []string
+	for i := range a.Inputs {
+		p := &a.Inputs[i]
+		if _, ok := out[p.Name]; ok {
+			continue
+		}
+		switch {
+		case p.HasDefault:
+			out[p.Name] = p.Default
+		case p.Required:
+			missing = append(missing, p.Name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, a.errorf(0, 0, "Missing required input: %s", strings.Join(missing, ", "))
+	}
+	return out, nil
+}
+
+// Render renders the agent's template with inputs (section 5 of the
+// specification): inputs are validated (ValidateInputs); every declared
+// input of a rich kind (thread, image, file, audio) is replaced by a fresh
+// placeholder from crypto/rand, so its value never reaches the template;
+// in strict mode (the default) every role boundary of the template first
+// gets the render nonce (PreRender). The template is rendered by the engine
+// its format names: jinja2 (gonja; no file access, undefined variables
+// render as "", HTML is not escaped) or mustache (cbroglie/mustache; no
+// partials, no HTML escaping either: prompts are not HTML).
+func Render(a *Agent, inputs map[string]any) (string, *Nonces, error) {
+	ctx, err := ValidateInputs(a, inputs)
+	if err != nil {
+		return "", nil, err
+	}
+	n := &Nonces{}
+	for i := range a.Inputs {
+		p := &a.Inputs[i]
+		if !IsRich(p.Kind) {
+			continue
+		}
+		if n.Rich == nil {
+			n.Rich = map[string]RichInput{}
+		}
+		ph := ThreadPlaceholder(p.Name)
+		n.Rich[ph] = RichInput{Name: p.Name, Kind: p.Kind, Value: ctx[p.Name]}
+		ctx[p.Name] = ph
+	}
+	tpl := a.Instructions
+	if a.Template.IsStrict() {
+		n.Render = NewNonce()
+		tpl = PreRender(tpl, n.Render)
+	}
+	var out string
+	switch a.Template.Format {
+	case "jinja2", "jinja", "":
+		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{})
+	case "mustache":
+		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{})
+	default:
+		return "", nil, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
+	}
+	if err != nil {
+		var te *tmpl.Error
+		if errors.As(err, &te) {
+			return "", nil, a.errorf(te.Line, te.Col, "%s", te.Msg)
+		}
+		return "", nil, a.errorf(0, 0, "%v", err)
+	}
+	return out, n, nil
+}
+
+// errorf is an error in the agent's file at line (1-based) of the
+// instructions and column col (0 when unknown), or about the file as a
+// whole when line is 0.
+func (a *Agent) errorf(line, col int, msg string, args ...any) error {
+	e := &promptfmt.ParseError{Format: format, Msg: fmt.Sprintf(msg, args...)}
+	if line > 0 {
+		e.Line, e.Col = a.InstructionsLine+line-1, max(col, 1)
+		if a.InstructionsLine == 0 {
+			e.Line++
+		}
+	}
+	return e
+}
