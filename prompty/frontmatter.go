@@ -11,7 +11,12 @@ import (
 
 // isDelimiter reports whether a line opens or closes front matter: "---" or
 // "+++" with trailing blanks allowed (the spec allows either, unmatched).
-func isDelimiter(line []byte) bool {
+// The opening line may also be indented (section 2.2's fourth vector); a
+// closing one may not, as "  ---" can be a line of a YAML block scalar.
+func isDelimiter(line []byte, opening bool) bool {
+	if opening {
+		line = bytes.TrimLeft(line, " \t\f\v")
+	}
 	line = bytes.TrimRight(line, " \t\f\v")
 	return string(line) == "---" || string(line) == "+++"
 }
@@ -41,13 +46,13 @@ func splitFrontMatter(src []byte) (frontMatter, error) {
 			if len(bytes.TrimSpace(src[s:e])) == 0 {
 				continue
 			}
-			if !isDelimiter(src[s:e]) {
+			if !isDelimiter(src[s:e], true) {
 				return frontMatter{}, nil
 			}
 			open, yamlStart = s, next
 			continue
 		}
-		if isDelimiter(src[s:e]) {
+		if isDelimiter(src[s:e], false) {
 			node, meta, err := yamlmeta.Decode(format, src, yamlStart, s)
 			return frontMatter{node: node, meta: meta, yamlStart: yamlStart, body: next}, err
 		}

@@ -69,7 +69,10 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	start := instructionsStart(src, fm.body)
 	a.Instructions = strings.TrimRight(string(src[start:]), " \t\r\n\f\v")
 	a.InstructionsLine, _ = promptfmt.Position(src, start)
-	d := &decoder{src: src, yamlStart: fm.yamlStart, node: fm.node, dir: dir, env: cfg.env}
+	d := &decoder{src: src, yamlStart: fm.yamlStart, dir: dir, env: cfg.env}
+	if fm.node != nil && len(fm.node.Content) > 0 {
+		d.node = fm.node.Content[0] // the document's mapping
+	}
 	meta := fm.meta
 	if meta != nil {
 		v, err := d.resolve(meta, nil)
