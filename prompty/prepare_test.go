@@ -241,14 +241,14 @@ func TestPrepareMedia(t *testing.T) {
 	}, msgs[1].Content, "inputs not given leave nothing; only empty lines are trimmed")
 
 	for value, want := range map[any]string{
-		"../secret.png":                 "outside allowed roots",
-		filepath.Join(dir, "cat.PNG"):   "outside allowed roots",
-		"missing.png":                   "no such file",
-		"report.pdf":                    "media type application/pdf is not an image type",
-		"data:image/png;base64,@@@":     "illegal base64",
-		"data:image/png,rawtext":        "data:<type>;base64,<data>",
-		"notes.unknownext":              "no such file",
-		int64(3):                        "not a number",
+		"../secret.png":                  "outside allowed roots",
+		filepath.Join(dir, "cat.PNG"):    "outside allowed roots",
+		"missing.png":                    "no such file",
+		"report.pdf":                     "media type application/pdf is not an image type",
+		"data:image/png;base64,@@@":      "illegal base64",
+		"data:image/png,rawtext":         "data:<type>;base64,<data>",
+		"notes.unknownext":               "no such file",
+		int64(3):                         "not a number",
 		"data:audio/wav;base64,UklGRg==": "not an image type",
 	} {
 		_, err := Prepare(a, map[string]any{"photo": value})
