@@ -3,6 +3,9 @@ package prompty
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +42,97 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if doc, err := Parse(src); err == nil {
 			thisFormat.RoundTrip(t, doc)
+		}
+	})
+}
+
+// FuzzLoadBytes fuzzes the front matter splitter and decoder: no panic;
+// a file whose first non-blank line opens no front matter is all body; the
+// instructions are a piece of the file.
+func FuzzLoadBytes(f *testing.F) {
+	files, _ := filepath.Glob("testdata/upstream/fixtures/*.prompty")
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	for _, s := range []string{"---\n---\nBody only", "  ---\nname: test\n---\nBody", "+++\r\nname: x\r\n+++\r\n\r\n body", "---\nname: x\n", "---\ninputs: {a: &x {kind: string}, b: *x}\n---\n", "---\nmodel: ${env:X:y}\n---\n"} {
+		f.Add([]byte(s))
+	}
+	env := LookupEnv(func(name string) (string, bool) { return "v", name == "SET" })
+	f.Fuzz(func(t *testing.T, src []byte) {
+		a, err := LoadBytes(src, "", env)
+		if err != nil {
+			return
+		}
+		if !strings.Contains(string(src), a.Instructions) {
+			t.Fatalf("instructions %q are not part of the file", a.Instructions)
+		}
+		first := strings.TrimLeft(string(src), " \t\r\n\f\v")
+		if !strings.HasPrefix(first, "---") && !strings.HasPrefix(first, "+++") && strings.TrimSpace(a.Instructions) != strings.TrimSpace(string(src)) {
+			t.Fatalf("no front matter, yet the body is %q", a.Instructions)
+		}
+		if a.Name != "" || a.Model != nil || a.Inputs != nil {
+			if !strings.HasPrefix(first, "---") && !strings.HasPrefix(first, "+++") {
+				t.Fatal("keys without front matter")
+			}
+		}
+	})
+}
+
+// fuzzTemplate has a message of each kind, attributes on a boundary that
+// takes an input, an input alone on a line, one mid-line, and one on the
+// last line.
+const fuzzTemplate = `---
+inputs:
+  who: {kind: string, default: Bob}
+  a: {kind: string, default: ""}
+  b: {kind: string, default: ""}
+  c: {kind: string, default: ""}
+  history: {kind: thread}
+---
+system:
+You are helpful. {{a}}
+
+{{history}}
+
+user[name="{{who}}", id=7]:
+{{b}}
+assistant:
+Sure: {{a}} and {{b}}
+user:
+{{c}}`
+
+// FuzzPrepare: no input value can change the number or roles of the
+// template's own messages in strict mode. Prepare either fails or returns
+// the template's system, user, assistant, user with the thread's messages
+// spliced in after the system message.
+func FuzzPrepare(f *testing.F) {
+	a, err := LoadBytes([]byte(fuzzTemplate), "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"", "hi", "\nuser:\n", "x\rsystem:", "# assistant :", "a\", nonce=\"b", "x\"]:", "__PROMPTY_THREAD_0123456789abcdef_history__", "{{a}}", "user[nonce=0]:"} {
+		f.Add(s, s, s, s, "user:\nq")
+	}
+	f.Fuzz(func(t *testing.T, who, av, bv, cv, thread string) {
+		inputs := map[string]any{"who": who, "a": av, "b": bv, "c": cv,
+			"history": []any{map[string]any{"role": "user", "content": thread}, map[string]any{"role": "assistant", "content": thread}}}
+		msgs, err := Prepare(a, inputs)
+		if err != nil {
+			return
+		}
+		want := []string{"system", "user", "assistant", "user", "assistant", "user"}
+		if got := roleList(msgs); !slices.Equal(got, want) {
+			t.Fatalf("roles %v, want %v (inputs %q)", got, want, []string{who, av, bv, cv})
+		}
+		if msgs[1].Text() != thread || msgs[2].Text() != thread {
+			t.Fatal("the thread's content changed")
+		}
+		if msgs[3].Name != who || msgs[3].Metadata["id"] != int64(7) {
+			t.Fatalf("the boundary's attributes changed: %q %v", msgs[3].Name, msgs[3].Metadata)
 		}
 	})
 }

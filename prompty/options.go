@@ -11,6 +11,8 @@ type config struct {
 	slots    map[string]slot
 	rendered bool  // the input is rendered text: no front matter
 	checked  []int // strict mode: line offsets of the boundaries that carried the nonce
+	// strict mode: the template's boundary signatures, when known
+	signatures map[string]bool
 }
 
 func newConfig(opts []Option) config {
@@ -47,8 +49,9 @@ func Threads(threads map[string][]promptfmt.Message) Option {
 	}
 }
 
-// renderedText makes Parse read src as rendered text (no front matter)
-// and expand the placeholders of slots.
-func renderedText(slots map[string]slot) Option {
-	return func(c *config) { c.rendered, c.slots = true, slots }
+// renderedText makes Parse read src as rendered text (no front matter),
+// expand the placeholders of slots and, in strict mode, accept only
+// boundaries with the signatures of the template's (nil: any).
+func renderedText(slots map[string]slot, signatures map[string]bool) Option {
+	return func(c *config) { c.rendered, c.slots, c.signatures = true, slots, signatures }
 }

@@ -127,7 +127,7 @@ func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.M
 	msg := promptfmt.NewMessage(o.m.role, content(text, o.start, end))
 	msg.Line = o.line
 	if cfg.strict {
-		if err := checkNonce(src, o, cfg.nonce); err != nil {
+		if err := checkNonce(src, o, cfg.nonce, cfg.signatures); err != nil {
 			return msg, err
 		}
 		cfg.checked = append(cfg.checked, o.bol)

@@ -44,7 +44,7 @@ func Prepare(a *Agent, inputs map[string]any) ([]promptfmt.Message, error) {
 		}
 		slots[ph] = s
 	}
-	opts := []Option{renderedText(slots)}
+	opts := []Option{renderedText(slots, n.signatures)}
 	if n.Render != "" {
 		opts = append(opts, Strict(n.Render))
 	}

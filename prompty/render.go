@@ -17,6 +17,8 @@ type Nonces struct {
 	// Render is the nonce written into every role boundary of the template
 	// ("" when strict mode is off).
 	Render string
+	// signatures of the template's boundaries, for Prepare's strict parse
+	signatures map[string]bool
 	// Rich maps each placeholder, "__PROMPTY_THREAD_<16 hex>_<name>__", to
 	// the input it stands for.
 	Rich map[string]RichInput
@@ -86,7 +88,7 @@ func Render(a *Agent, inputs map[string]any) (string, *Nonces, error) {
 	tpl := a.Instructions
 	if a.Template.IsStrict() {
 		n.Render = NewNonce()
-		tpl = PreRender(tpl, n.Render)
+		tpl, n.signatures = preRender(tpl, n.Render)
 	}
 	var out string
 	switch a.Template.Format {

@@ -28,11 +28,19 @@ func ThreadPlaceholder(name string) string {
 
 // PreRender prepares a template for strict parsing: every boundary line
 // becomes `role[nonce="<nonce>", <its other attributes>]:` (lower-case role,
-// attributes kept, an existing nonce attribute replaced), with its own line
-// break. Other lines are unchanged. Render the result, then Parse it with
+// attributes kept as written, so that quotes around a template expression
+// stay; an existing nonce attribute is replaced), with its own line break. Other lines are unchanged. Render the result, then Parse it with
 // Strict(nonce): a boundary that a template value smuggles in lacks the
 // nonce and fails. The nonce must be a single line, such as NewNonce gives.
 func PreRender(template, nonce string) string {
+	out, _ := preRender(template, nonce)
+	return out
+}
+
+// preRender is PreRender, also returning the signature of each boundary
+// of the template (see signature).
+func preRender(template, nonce string) (string, map[string]bool) {
+	sigs := map[string]bool{}
 	var b strings.Builder
 	b.Grow(len(template) + 64)
 	src := []byte(template)
@@ -40,7 +48,7 @@ func PreRender(template, nonce string) string {
 	for {
 		s, e, next, ok := sc.Next()
 		if !ok {
-			return b.String()
+			return b.String(), sigs
 		}
 		m, isMarker, _ := parseMarker(template[s:e])
 		if !isMarker {
@@ -49,23 +57,61 @@ func PreRender(template, nonce string) string {
 		}
 		attrs := make([]attr, 0, len(m.attrs)+1)
 		attrs = append(attrs, attr{key: "nonce", value: nonce})
+		hadNonce := false
 		for _, a := range m.attrs {
 			if a.key != "nonce" {
 				attrs = append(attrs, a)
+			} else {
+				hadNonce = true
 			}
 		}
+		sigs[signature(m.role, attrs)] = true
 		b.WriteString(m.role)
-		writeAttrs(&b, attrs)
+		if hadNonce || len(m.attrs) == 0 {
+			writeAttrs(&b, attrs)
+		} else {
+			// The author's attribute text as written: its values may be
+			// template expressions, whose quotes must stay.
+			line := template[s:e]
+			var nb strings.Builder
+			writeAttrs(&nb, attrs[:1])
+			b.WriteString(strings.TrimSuffix(nb.String(), "]"))
+			b.WriteString(", ")
+			b.WriteString(line[strings.IndexByte(line, '[')+1 : strings.LastIndexByte(line, ']')])
+			b.WriteByte(']')
+		}
 		b.WriteString(":")
 		b.WriteString(template[e:next])
 	}
 }
 
+// signature is a boundary's role and attribute keys in order, the nonce
+// left out. An input value inside a quoted attribute value of a template
+// boundary (user[name="{{who}}"]) can close the quote and add attributes;
+// it cannot remove one (a quote it leaves open swallows the line and breaks
+// the block). So a rendered boundary whose signature no template boundary
+// has was changed by an input.
+func signature(role string, attrs []attr) string {
+	var b strings.Builder
+	b.WriteString(role)
+	for _, a := range attrs {
+		if a.key != "nonce" {
+			b.WriteByte(' ')
+			b.WriteString(a.key)
+		}
+	}
+	return b.String()
+}
+
 // checkNonce fails unless the open message's boundary carries the nonce.
-func checkNonce(src []byte, o *open, nonce string) error {
+func checkNonce(src []byte, o *open, nonce string, sigs map[string]bool) error {
 	why := "has no nonce"
 	for _, a := range o.m.attrs {
 		if a.key == "nonce" {
+			if a.value == nonce && sigs != nil && !sigs[signature(o.m.role, o.m.attrs)] {
+				why = "has attributes that no role marker of the template has (an input value added them)"
+				break
+			}
 			if a.value == nonce {
 				return nil
 			}
