@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+
+	"github.com/promptfmt/promptfmt"
 )
 
 // Agent is a loaded .prompty file: its front matter as typed fields (the
@@ -32,6 +34,9 @@ type Agent struct {
 	Path, Dir string
 	// InstructionsLine is the line of the file where Instructions start.
 	InstructionsLine int
+	// Warnings are lines of the template that look like role markers but
+	// are not (they stay text), positioned in the file.
+	Warnings []promptfmt.Warning
 }
 
 // Model is the model section: a string is shorthand for {id: <string>}.

@@ -84,6 +84,14 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	if err := d.agent(a, meta); err != nil {
 		return nil, err
 	}
+	// Lines of the template shaped like role markers that are not (a
+	// duplicate attribute, say) are warned about where the author wrote
+	// them; parsing the body as text finds them, and cannot fail.
+	var doc promptfmt.Document
+	var c config
+	if err := parseBody(&doc, src, start, &c); err == nil {
+		a.Warnings = doc.Warnings
+	}
 	return a, nil
 }
 

@@ -171,3 +171,10 @@ model:
 	_, err = LoadBytes([]byte("---\ndescription: ${file:missing.txt}\n---\n"), dir)
 	require.ErrorContains(t, err, "prompty:2:14")
 }
+
+func TestLoadWarnsAboutMarkerLikeLines(t *testing.T) {
+	a := load(t, "---\nname: x\n---\nsystem:\nok\nuser[a=1, a=2]:\nhi")
+	require.Len(t, a.Warnings, 1)
+	assert.Equal(t, 6, a.Warnings[0].Line)
+	assert.Contains(t, a.Warnings[0].Msg, "attribute a is given twice")
+}

@@ -65,9 +65,9 @@ func (in *input) display() string {
 	return in.name
 }
 
-// load reads and parses one file. Parse errors are printed; the status
-// says how the command should end.
-func (c *cli) load(name, formatName string) (*input, int) {
+// readAs reads one file of the named format (from its extension when
+// formatName is ""), without parsing it.
+func (c *cli) readAs(name, formatName string) (*input, int) {
 	in := &input{name: name}
 	f, err := lookupFormat(formatName, name)
 	if err != nil {
@@ -80,7 +80,18 @@ func (c *cli) load(name, formatName string) (*input, int) {
 	if in.src, err = c.read(name); err != nil {
 		return nil, c.fail(err)
 	}
-	in.doc, err = f.parse(in.src)
+	return in, exitOK
+}
+
+// load reads and parses one file. Parse errors are printed; the status
+// says how the command should end.
+func (c *cli) load(name, formatName string) (*input, int) {
+	in, status := c.readAs(name, formatName)
+	if in == nil {
+		return nil, status
+	}
+	var err error
+	in.doc, err = in.format.parse(in.src)
 	if err != nil {
 		c.report(in, err)
 		return nil, exitInvalid
@@ -110,8 +121,12 @@ func (c *cli) fail(err error) int {
 // error, FILE: message for each thing a writer could not express.
 func (c *cli) report(in *input, err error) {
 	var pe *promptfmt.ParseError
-	if errors.As(err, &pe) && pe.Line > 0 {
-		fmt.Fprintf(c.stderr, "%s:%d:%d: %s\n", in.display(), pe.Line, pe.Col, pe.Message())
+	if errors.As(err, &pe) {
+		if pe.Line > 0 {
+			fmt.Fprintf(c.stderr, "%s:%d:%d: %s\n", in.display(), pe.Line, pe.Col, pe.Message())
+		} else {
+			fmt.Fprintf(c.stderr, "%s: %s\n", in.display(), pe.Message())
+		}
 		return
 	}
 	for _, line := range strings.Split(err.Error(), "\n") {
@@ -159,13 +174,30 @@ func (c *cli) loadOne(files []string, format string) (*input, int) {
 	return in, status
 }
 
-// show is parse and messages: one file in, JSON out.
-func (c *cli) show(args []string, name, example string, what func(*promptfmt.Document) any) int {
-	fs := c.flags(name, "[-f FORMAT] [FILE|-]", example)
+// show is parse and messages: one file in, JSON out. A template (a
+// .prompty file) is rendered with --inputs first; whole says to print the
+// loaded template beside its messages.
+func (c *cli) show(args []string, name, example string, whole bool, what func(*promptfmt.Document) any) int {
+	fs := c.flags(name, "[-f FORMAT] [--inputs inputs.json] [FILE|-]", example)
 	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
+	inputsFile := inputsFlag(fs)
 	files, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status
+	}
+	file, err := oneFile(files)
+	if err != nil {
+		return c.fail(err)
+	}
+	if f, err := lookupFormat(*format, file); err == nil && f.load != nil {
+		in, status := c.readAs(file, *format)
+		if in == nil {
+			return status
+		}
+		return c.runTemplate(in, *inputsFile, whole)
+	}
+	if *inputsFile != "" {
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty)"})
 	}
 	in, status := c.loadOne(files, *format)
 	if in == nil {
@@ -175,12 +207,16 @@ func (c *cli) show(args []string, name, example string, what func(*promptfmt.Doc
 }
 
 func (c *cli) runParse(args []string) int {
-	return c.show(args, "parse", "promptfmt parse testdata/examples/support.prompty",
+	return c.show(args, "parse", "promptfmt parse testdata/examples/review.md\n\n"+
+		"A .prompty file is a template: parse prints {\"agent\": its front matter, \"messages\":\n"+
+		"what it renders to with --inputs}.", true,
 		func(d *promptfmt.Document) any { return d })
 }
 
 func (c *cli) runMessages(args []string) int {
-	return c.show(args, "messages", "promptfmt messages testdata/examples/support.prompty",
+	return c.show(args, "messages", "promptfmt messages --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n\n"+
+		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
+		"in strict mode unless it says strict: false, and split into messages.", false,
 		func(d *promptfmt.Document) any { return d.LLMMessages() })
 }
 

@@ -21,7 +21,52 @@ type formatInfo struct {
 	ext   string
 	parse func([]byte) (*promptfmt.Document, error)
 	write func(io.Writer, *promptfmt.Document) error
+	// load is set for formats whose files are templates: parse and
+	// messages load the file (dir is its directory, "" for stdin) and
+	// render it with the inputs given.
+	load func(src []byte, dir string) (template, error)
 }
+
+// template is a loaded template file.
+type template interface {
+	// Render returns the text the template renders to.
+	Render(inputs map[string]any) (string, error)
+	// Prepare returns the messages a model receives.
+	Prepare(inputs map[string]any) ([]promptfmt.Message, error)
+	// Describe returns the loaded file as JSON-like values.
+	Describe() any
+	// Warnings are the loaded file's warnings.
+	Warnings() []promptfmt.Warning
+}
+
+// promptyTemplate is a loaded .prompty file.
+type promptyTemplate struct{ a *prompty.Agent }
+
+func loadPrompty(src []byte, dir string) (template, error) {
+	a, err := prompty.LoadBytes(src, dir)
+	if err != nil {
+		return nil, err
+	}
+	return promptyTemplate{a}, nil
+}
+
+// Render shows the template's output for a reader: without strict mode's
+// nonces (rich inputs still show as their placeholders).
+func (t promptyTemplate) Render(inputs map[string]any) (string, error) {
+	a := *t.a
+	off := false
+	a.Template.Strict = &off
+	out, _, err := prompty.Render(&a, inputs)
+	return out, err
+}
+
+func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, error) {
+	return prompty.Prepare(t.a, inputs)
+}
+
+func (t promptyTemplate) Describe() any { return t.a.Map() }
+
+func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
 
 var formats = []formatInfo{
 	{name: "prapti", ext: ".md",
@@ -36,7 +81,8 @@ var formats = []formatInfo{
 		write: func(w io.Writer, d *promptfmt.Document) error { return promptfile.Write(w, d) }},
 	{name: "prompty", ext: ".prompty",
 		parse: func(b []byte) (*promptfmt.Document, error) { return prompty.Parse(b) },
-		write: func(w io.Writer, d *promptfmt.Document) error { return prompty.Write(w, d) }},
+		write: func(w io.Writer, d *promptfmt.Document) error { return prompty.Write(w, d) },
+		load:  loadPrompty},
 }
 
 func formatNames() string {

@@ -51,6 +51,7 @@ func init() {
 		{"check", "validate files; print each problem as FILE:LINE:COL: message", (*cli).runCheck},
 		{"fmt", "rewrite files in canonical form", (*cli).runFmt},
 		{"promptfile", "prompt files and the prompt store: new, fix, verify", (*cli).runPromptfile},
+		{"prompty", "render a .prompty template: render", (*cli).runPrompty},
 	}
 }
 

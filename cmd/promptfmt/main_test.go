@@ -47,8 +47,13 @@ func TestParseCommand(t *testing.T) {
 	require.Equal(t, 0, status)
 	var doc map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
-	assert.Equal(t, "support-triage", doc["meta"].(map[string]any)["name"])
+	assert.Equal(t, "support-triage", doc["agent"].(map[string]any)["name"], "a .prompty file is a template: its agent")
 	assert.Len(t, doc["messages"], 4)
+
+	out, _, status = runCmd(t, "", "parse", "../../testdata/examples/review.md")
+	require.Equal(t, 0, status)
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	assert.NotNil(t, doc["messages"])
 
 	// Flags after the file, stdin with -f, and [] when there are no messages.
 	out, _, status = runCmd(t, "   \n", "messages", "-", "-f", "prompty")

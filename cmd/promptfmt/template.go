@@ -1,0 +1,119 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// inputsFlag adds --inputs to a command that reads templates.
+func inputsFlag(fs *flag.FlagSet) *string {
+	return fs.String("inputs", "", "JSON file of the template's inputs (an object); default: none, so defaults apply")
+}
+
+// readInputs reads the --inputs file: a JSON object, integers as int64.
+func (c *cli) readInputs(name string) (map[string]any, error) {
+	if name == "" {
+		return map[string]any{}, nil
+	}
+	src, err := c.read(name)
+	if err != nil {
+		return nil, err
+	}
+	v, err := promptfmt.DecodeJSON(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: want a JSON object of input names and values", name)
+	}
+	return m, nil
+}
+
+// loadTemplate reads and loads one template file, with the inputs named
+// by --inputs. Problems are printed; the status says how to end.
+func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]any, int) {
+	inputs, err := c.readInputs(inputsFile)
+	if err != nil {
+		return nil, nil, c.fail(err)
+	}
+	dir := ""
+	if in.name != "-" {
+		dir = filepath.Dir(in.name)
+	}
+	t, err := in.format.load(in.src, dir)
+	if err != nil {
+		c.report(in, err)
+		return nil, nil, exitInvalid
+	}
+	in.doc = &promptfmt.Document{Warnings: t.Warnings()}
+	c.warn(in, "warning: ")
+	return t, inputs, exitOK
+}
+
+// runTemplate is parse and messages for a template format.
+func (c *cli) runTemplate(in *input, inputsFile string, whole bool) int {
+	t, inputs, status := c.loadTemplate(in, inputsFile)
+	if t == nil {
+		return status
+	}
+	msgs, err := t.Prepare(inputs)
+	if err != nil {
+		c.report(in, err)
+		return exitInvalid
+	}
+	if msgs == nil {
+		msgs = []promptfmt.Message{}
+	}
+	if whole {
+		return c.printJSON(map[string]any{"agent": t.Describe(), "messages": msgs})
+	}
+	return c.printJSON(msgs)
+}
+
+// runPrompty is "promptfmt prompty render".
+func (c *cli) runPrompty(args []string) int {
+	if len(args) == 0 || args[0] != "render" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprintln(c.stdout, "Usage: promptfmt prompty render [--inputs inputs.json] FILE|-")
+			return exitOK
+		}
+		fmt.Fprintln(c.stderr, "Usage: promptfmt prompty render [--inputs inputs.json] FILE|-")
+		return exitUsage
+	}
+	fs := c.flags("prompty render", "[--inputs inputs.json] [FILE|-]",
+		"promptfmt prompty render --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n\n"+
+			"Prints the text the template renders to, before it is split into messages\n"+
+			"(without strict mode's nonces; thread, image, file and audio inputs show as\n"+
+			"their __PROMPTY_THREAD_..._name__ placeholders).")
+	inputsFile := inputsFlag(fs)
+	files, status, ok := c.parseFlags(fs, args[1:])
+	if !ok {
+		return status
+	}
+	file, err := oneFile(files)
+	if err != nil {
+		return c.fail(err)
+	}
+	in, status := c.readAs(file, "prompty")
+	if in == nil {
+		return status
+	}
+	t, inputs, status := c.loadTemplate(in, *inputsFile)
+	if t == nil {
+		return status
+	}
+	out, err := t.Render(inputs)
+	if err != nil {
+		c.report(in, err)
+		return exitInvalid
+	}
+	fmt.Fprint(c.stdout, out)
+	if out != "" && out[len(out)-1] != '\n' {
+		fmt.Fprintln(c.stdout)
+	}
+	return exitOK
+}
