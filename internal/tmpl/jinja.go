@@ -25,7 +25,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nikolalohinski/gonja/v2"
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/parser"
@@ -68,7 +67,8 @@ const rootID = "template"
 // Jinja renders the Jinja2 template src with the variables of ctx. Values
 // are JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any
 // Go value gonja reflects over.
-func Jinja(src string, ctx map[string]any, o Options) (string, error) {
+func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
+	defer recoverPanic(&err)
 	if err := Check(src); err != nil {
 		return "", err
 	}
@@ -78,7 +78,7 @@ func Jinja(src string, ctx map[string]any, o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tpl, err := exec.NewTemplate(rootID, cfg, loader, gonja.DefaultEnvironment)
+	tpl, err := exec.NewTemplate(rootID, cfg, loader, environment)
 	if err != nil {
 		return "", convert(err)
 	}
@@ -155,6 +155,14 @@ func convert(err error) error {
 		line, _ = strconv.Atoi(m[1])
 	}
 	return &Error{Line: line, Msg: short(chain[len(chain)-1].Error())}
+}
+
+// recoverPanic turns a panic of the engine (a bug there, on some odd
+// template) into an error, so that one bad file cannot stop a program.
+func recoverPanic(err *error) {
+	if r := recover(); r != nil {
+		*err = &Error{Msg: short(fmt.Sprintf("the template engine failed: %v", r))}
+	}
 }
 
 func short(s string) string {

@@ -153,3 +153,23 @@ func TestMustache(t *testing.T) {
 	_, err = Mustache(strings.Repeat("{{#a}}", 20000), nil, Options{})
 	require.Error(t, err)
 }
+
+func TestRange(t *testing.T) {
+	for src, want := range map[string]string{
+		"{% for i in range(3) %}{{ i }}{% endfor %}":          "012",
+		"{% for i in range(2, 5) %}{{ i }}{% endfor %}":       "234",
+		"{% for i in range(10, 0, -3) %}{{ i }},{% endfor %}": "10,7,4,1,",
+		"{% for i in range(5, 5) %}x{% endfor %}":             "",
+		"{{ range(3) | length }}":                             "3",
+	} {
+		got, err := Jinja(src, nil, Options{})
+		require.NoError(t, err, src)
+		require.Equal(t, want, got, src)
+	}
+	// gonja's own range() drains into a list first: range(10**12) would
+	// take all memory. Ours refuses at once.
+	for _, src := range []string{"{{ range(100001) }}", "{% for i in range(1000000000000) %}{% endfor %}", "{{ range(0, 3, 0) }}", "{{ range('a') }}", "{{ range() }}"} {
+		_, err := Jinja(src, nil, Options{})
+		require.Error(t, err, src)
+	}
+}

@@ -12,7 +12,8 @@ import (
 // Nothing is HTML-escaped ({{x}} is {{{x}}}); a missing variable renders
 // as ""; partials ({{> name}}) are refused. Options.Dir and
 // StrictUndefined do not apply.
-func Mustache(src string, ctx map[string]any, o Options) (string, error) {
+func Mustache(src string, ctx map[string]any, o Options) (_ string, err error) {
+	defer recoverPanic(&err)
 	t, err := mustache.ParseStringPartialsRaw(src, noPartials{}, true)
 	if err != nil {
 		return "", convertMustache(err)
