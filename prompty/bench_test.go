@@ -1,7 +1,11 @@
 package prompty
 
 import (
+	"fmt"
 	"io"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -34,4 +38,66 @@ func BenchmarkAdversarial(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkPrepare prepares the example chat.prompty with a 200-message
+// thread: Load, Render alone, and Prepare (render, strict parse, thread
+// expansion), beside the baseline of parsing the same rendered text.
+func BenchmarkPrepare(b *testing.B) {
+	src, err := os.ReadFile("../testdata/examples/chat.prompty")
+	if err != nil {
+		b.Fatal(err)
+	}
+	thread := make([]any, 200)
+	size := 0
+	for i := range thread {
+		role := []string{"user", "assistant"}[i%2]
+		text := strings.Repeat("Message "+strconv.Itoa(i)+" of the conversation so far. ", 4)
+		thread[i] = map[string]any{"role": role, "content": text}
+		size += len(text)
+	}
+	inputs := map[string]any{"customer": "Ross", "question": "Can I swap the router?",
+		"order": map[string]any{"id": "A-1042", "status": "shipped", "items": []any{
+			map[string]any{"name": "Wi-Fi router", "qty": int64(1)}, map[string]any{"name": "Ethernet cable", "qty": int64(2)}}},
+		"history": thread}
+	a, err := LoadBytes(src, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rendered, n, err := Render(a, inputs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(name string, bytes int, f func() error) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(bytes))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := f(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	run("Load", len(src), func() error { _, err := LoadBytes(src, ""); return err })
+	run("Render", len(src), func() error { _, _, err := Render(a, inputs); return err })
+	threadMsgs, err := ThreadMessages(thread)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ph string
+	for k := range n.Rich {
+		ph = k
+	}
+	run("ParseRenderedBaseline", len(rendered)+size, func() error {
+		_, err := Parse([]byte(rendered), Strict(n.Render), Threads(map[string][]promptfmt.Message{ph: threadMsgs}))
+		return err
+	})
+	run("Prepare", len(src)+size, func() error {
+		msgs, err := Prepare(a, inputs)
+		if err == nil && len(msgs) != 202 {
+			err = fmt.Errorf("%d messages", len(msgs))
+		}
+		return err
+	})
 }

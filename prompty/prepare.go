@@ -31,7 +31,7 @@ func Prepare(a *Agent, inputs map[string]any) ([]promptfmt.Message, error) {
 			if err != nil {
 				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
 			}
-			slots[ph] = slot{thread: msgs}
+			slots[ph] = slot{thread: msgs, owned: true}
 			continue
 		}
 		s := slot{media: true}
@@ -144,7 +144,10 @@ func threadMessage(x any) (promptfmt.Message, error) {
 	if s := promptfmt.NotJSONLike(m.Metadata); s != "" {
 		return m, fmt.Errorf("metadata: %s", s)
 	}
-	return m.Clone(), nil // detached from the caller's maps and slices
+	if m.Metadata != nil {
+		m = m.Clone() // detached from the caller's maps
+	}
+	return m, nil
 }
 
 func contentParts(v any) ([]promptfmt.ContentPart, error) {

@@ -261,3 +261,18 @@ func TestPrepareMedia(t *testing.T) {
 	_, err = Prepare(noDir, map[string]any{"photo": "cat.PNG"})
 	require.ErrorContains(t, err, "no directory")
 }
+
+// A thread placed twice is spliced twice, as separate copies, and never
+// shares maps with the caller's value.
+func TestPrepareThreadTwice(t *testing.T) {
+	a := load(t, "---\ninputs: {h: {kind: thread}}\n---\nsystem:\nS\n{{h}}\nuser:\nagain:\n{{h}}")
+	meta := map[string]any{"k": "v"}
+	msgs, err := Prepare(a, map[string]any{"h": []any{map[string]any{"role": "user", "content": "x", "metadata": meta}}})
+	require.NoError(t, err)
+	require.Equal(t, []string{"system", "user", "user", "user"}, roleList(msgs))
+	msgs[1].Content[0].Value = "changed"
+	msgs[1].Metadata["k"] = "changed"
+	assert.Equal(t, "x", msgs[3].Text())
+	assert.Equal(t, "v", msgs[3].Metadata["k"])
+	assert.Equal(t, "v", meta["k"])
+}

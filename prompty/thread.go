@@ -17,6 +17,7 @@ type slot struct {
 	thread []promptfmt.Message
 	part   *promptfmt.ContentPart
 	media  bool
+	owned  bool // thread is ours to hand out once without a copy
 }
 
 // expand replaces each placeholder (a key of slots) in a message's text.
@@ -69,8 +70,14 @@ func expand(msgs []promptfmt.Message, slots map[string]slot) []promptfmt.Message
 			} else {
 				out = appendPiece(out, m, parts)
 				parts = nil
-				for _, t := range s.thread {
-					out = append(out, t.Clone())
+				if s.owned {
+					out = append(out, s.thread...)
+					s.owned = false
+					slots[key] = s
+				} else {
+					for _, t := range s.thread {
+						out = append(out, t.Clone())
+					}
 				}
 			}
 			i += len(key)
