@@ -1,8 +1,15 @@
-// Package prompty reads and writes Prompty role-boundary text: the text a
-// .prompty template renders to, which section 6 ("Parsing") of the Prompty
-// specification (microsoft/prompty, spec/spec.md, v0.1.0-draft as of
-// 2026-08) splits into chat messages. It is checked against the 19 upstream
-// Parser.parse conformance vectors (testdata/upstream).
+// Package prompty is a Go runtime for the prompt half of Prompty
+// (microsoft/prompty, spec/spec.md, v0.1.0-draft as of 2026-08): it loads
+// .prompty files (section 2), renders their templates with inputs (section
+// 5), and parses the rendered role-boundary text into chat messages
+// (section 6); calling a model stays with the application. It also writes
+// role-boundary text. It is checked against upstream's load, render and
+// parse conformance vectors and its spec fixtures (testdata/upstream).
+//
+//	agent, err := prompty.Load("support.prompty")
+//	msgs, err := prompty.Prepare(agent, map[string]any{"question": q, "history": thread})
+//
+// Parse, Write, PreRender and Strict work on role-boundary text alone.
 //
 //	---
 //	name: support
@@ -52,8 +59,9 @@
 //
 // # Front matter
 //
-// When the first non-blank line is "---" or "+++", the text up to the next
-// such line is YAML front matter: it is decoded into Document.Meta (a
+// When the first non-blank line is "---" or "+++" (it may be indented), the
+// text up to the next such line (not indented: "  ---" can be a line of a
+// YAML block scalar) is YAML front matter: it is decoded into Document.Meta (a
 // mapping with string keys) and the body follows it. Front matter that is
 // never closed is an error. In strict mode the input is rendered text and a
 // leading "---" is content, so a template value cannot forge front matter.
@@ -75,6 +83,72 @@
 // role (trimmed of empty lines, left out when empty). Every placeholder of a
 // message is expanded, in order (upstream expands only the first); one not
 // in the map stays text.
+//
+// # Loading
+//
+// Load and LoadBytes split the front matter as described above (the four
+// splitting vectors of section 2.2 pass; unlike the spec's reference
+// regular expression, the closing "---" must be a line of its own, so a
+// "---" inside a YAML value does not end the front matter) and decode it
+// into an Agent: name, displayName, description, metadata, model (a string
+// is {id: ...}), inputs and outputs (a list of properties with names, or a
+// mapping of names to properties or to scalar shorthand, in the author's
+// order), tools (kept as written), template (a string is the format kind,
+// as section 2.8 says; upstream's newest load vector rejects that, and we
+// follow the spec). A property without a kind takes its default's kind,
+// else string. Unknown keys are kept in Extra fields and written back by
+// Agent.Map. The body is Instructions, without leading blank lines and
+// trailing white space.
+//
+// A string value that is exactly ${env:NAME}, ${env:NAME:default} or
+// ${file:path} is replaced, anywhere in the front matter: an unset variable
+// without a default is an error; a file is read from inside the prompt's
+// directory only (no "..", absolute paths or links out), JSON and YAML
+// files decoded, others as text. Errors carry the YAML's line and column.
+// Template lines that look like role markers but are not (a duplicate
+// attribute) become Agent.Warnings, positioned in the file.
+//
+// # Rendering
+//
+// Render follows section 5: inputs are completed (ValidateInputs: defaults
+// filled, never examples; a missing required input is an error naming it);
+// each declared input of a rich kind (thread, image, file, audio) is
+// replaced by a fresh "__PROMPTY_THREAD_<16 hex>_<name>__" placeholder
+// from crypto/rand (upstream emits 8 hex digits; the spec says 16), so its
+// value never reaches the template engine. The format picks the engine:
+// jinja2 (github.com/nikolalohinski/gonja/v2: undefined variables render
+// as "", HTML is not escaped) or mustache (github.com/cbroglie/mustache,
+// no HTML escaping either: prompts are not HTML); another kind is an error.
+// Templates cannot read files (include, import and Mustache partials fail),
+// and a template nested deep enough to overflow the engine's stack is
+// refused. A template is still code: it can ask for much memory ('x' *
+// 10**9); render only templates you trust. Errors carry the line of the
+// file.
+//
+// Strict mode is on unless the file says template: {format: {kind: ...,
+// strict: false}} (as in upstream's Python and TypeScript runtimes): the
+// template's boundaries get the render nonce before rendering, with their
+// attributes kept as written, and the rendered text is parsed with Strict.
+// Beyond upstream, Prepare also refuses a boundary line of the template
+// that an input value changed: one whose nonce line no longer parses (a
+// quote closed early) or that gained attributes (user[name="{{who}}"]: with
+// who = `x", admin=true`). So no input value can add, remove or change a
+// message or its attributes; it can only make Prepare fail.
+//
+// # Prepare
+//
+// Prepare renders, parses and expands: a thread placeholder becomes the
+// thread's messages (a []promptfmt.Message, a list of {role, name?,
+// content, metadata?} maps whose content is a string or a list of parts,
+// or {"_kind": "thread", "messages": [...]}); an image, file or audio
+// placeholder becomes a content part inside its message (see MediaPart: a
+// URL, a data: URI, or a local path confined to the prompt's directory,
+// with its media type). The text around a placeholder keeps its spaces but
+// loses its leading and trailing empty lines. A rich input that is optional
+// and not given leaves nothing. Thread content is never parsed or searched:
+// markers and placeholders in it stay text. Upstream's Python runtime moves
+// media to the preceding user message; we keep each where the template
+// puts it.
 //
 // # Writing
 //
