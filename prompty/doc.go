@@ -133,7 +133,9 @@
 // that an input value changed: one whose nonce line no longer parses (a
 // quote closed early) or that gained attributes (user[name="{{who}}"]: with
 // who = `x", admin=true`). So no input value can add, remove or change a
-// message or its attributes; it can only make Prepare fail.
+// message or its attributes; it can only make Prepare fail. (A value
+// rendered inside a quoted attribute value is read there as written: a
+// backslash in it is taken as the escape it would be in the file.)
 //
 // # Prepare
 //
