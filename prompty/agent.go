@@ -37,6 +37,8 @@ type Agent struct {
 	// Warnings are lines of the template that look like role markers but
 	// are not (they stay text), positioned in the file.
 	Warnings []promptfmt.Warning
+
+	instructionsOffset int // byte offset of Instructions in the file
 }
 
 // Model is the model section: a string is shorthand for {id: <string>}.

@@ -69,6 +69,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	start := instructionsStart(src, fm.body)
 	a.Instructions = strings.TrimRight(string(src[start:]), " \t\r\n\f\v")
 	a.InstructionsLine, _ = promptfmt.Position(src, start)
+	a.instructionsOffset = start
 	d := &decoder{src: src, yamlStart: fm.yamlStart, dir: dir, env: cfg.env}
 	if fm.node != nil && len(fm.node.Content) > 0 {
 		d.node = fm.node.Content[0] // the document's mapping
@@ -185,7 +186,8 @@ func locate(n *yaml.Node, p keyPath) *yaml.Node {
 func (d *decoder) agent(a *Agent, meta map[string]any) error {
 	a.Template = Template{Format: "jinja2", Parser: "prompty"}
 	var err error
-	for k, v := range meta {
+	for _, k := range sortedKeys(meta) { // a stable order: the first error is always the same
+		v := meta[k]
 		p := keyPath{k}
 		switch k {
 		case "name":
@@ -262,7 +264,8 @@ func (d *decoder) model(p keyPath, v any) (*Model, error) {
 		return nil, d.errorf(p, "want a model id or a mapping, not %s", describe(v))
 	}
 	md := &Model{}
-	for k, v := range m {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
 		q := p.with(k)
 		switch k {
 		case "id":
@@ -294,7 +297,8 @@ func (d *decoder) options(p keyPath, v any) (*ModelOptions, error) {
 		return nil, err
 	}
 	o := &ModelOptions{}
-	for k, v := range m {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
 		q := p.with(k)
 		switch k {
 		case "temperature":
@@ -429,7 +433,8 @@ func (d *decoder) property(p keyPath, name string, v any) (Property, error) {
 		return prop, nil
 	}
 	var err error
-	for k, v := range m {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
 		q := p.with(k)
 		switch k {
 		case "name":
@@ -517,7 +522,8 @@ func (d *decoder) template(p keyPath, v any, t *Template) error {
 	if err != nil {
 		return d.errorf(p, "want a format name or a mapping with format and parser, not %s", describe(v))
 	}
-	for k, v := range m {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
 		q := p.with(k)
 		switch k {
 		case "format":
@@ -556,7 +562,8 @@ func (d *decoder) kindOf(p keyPath, v any, special func(string, any) (bool, erro
 	}
 	var kind string
 	var opts map[string]any
-	for k, v := range m {
+	for _, k := range sortedKeys(m) {
+		v := m[k]
 		q := p.with(k)
 		switch k {
 		case "kind":

@@ -33,22 +33,11 @@ type vector struct {
 
 func loadVectors(t *testing.T, operation string) []vector {
 	t.Helper()
-	var current struct {
-		Vectors []struct {
-			Operation string          `json:"operation"`
-			Vector    json.RawMessage `json:"vector"`
-		} `json:"vectors"`
-	}
-	src, err := os.ReadFile("testdata/upstream/vectors.json")
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(src, &current))
 	var out []vector
-	for _, v := range current.Vectors {
-		if v.Operation == operation {
-			var vec vector
-			require.NoError(t, decodeNumbers(v.Vector, &vec))
-			out = append(out, vec)
-		}
+	for _, raw := range upstreamVectors(t, operation) {
+		var vec vector
+		require.NoError(t, decodeNumbers(raw, &vec))
+		out = append(out, vec)
 	}
 	return out
 }

@@ -56,9 +56,14 @@ func TestRenderErrors(t *testing.T) {
 	a = load(t, "---\nname: x\n---\n\nsystem:\nline\n{% if %}\n")
 	_, _, err = Render(a, nil)
 	require.ErrorContains(t, err, `prompty: Unable to parse controlStructure "if"`, "gonja gives no position for this one")
-	a = load(t, "---\nname: x\n---\nsystem:\n{{ a +  }}\n")
+	src := "---\nname: x\n---\nsystem:\n{{ a +  }}\n"
+	a = load(t, src)
 	_, _, err = Render(a, nil)
 	require.ErrorContains(t, err, "prompty:5:")
+	var pe *promptfmt.ParseError
+	require.ErrorAs(t, err, &pe)
+	line, col := promptfmt.Position([]byte(src), pe.Offset)
+	require.Equal(t, []int{pe.Line, pe.Col}, []int{line, col}, "the offset agrees with line and column")
 
 	a = load(t, "---\ntemplate: {format: {kind: mustache}}\n---\nsystem:\nok\n{{#open}}\n")
 	_, _, err = Render(a, nil)

@@ -115,10 +115,16 @@ func Render(a *Agent, inputs map[string]any) (string, *Nonces, error) {
 func (a *Agent) errorf(line, col int, msg string, args ...any) error {
 	e := &promptfmt.ParseError{Format: format, Msg: fmt.Sprintf(msg, args...)}
 	if line > 0 {
-		e.Line, e.Col = a.InstructionsLine+line-1, max(col, 1)
-		if a.InstructionsLine == 0 {
-			e.Line++
+		e.Line, e.Col = max(a.InstructionsLine, 1)+line-1, max(col, 1)
+		off := 0 // the line's offset in the instructions
+		for i := 1; i < line && off < len(a.Instructions); i++ {
+			j := strings.IndexByte(a.Instructions[off:], '\n')
+			if j < 0 {
+				break
+			}
+			off += j + 1
 		}
+		e.Offset = a.instructionsOffset + off + e.Col - 1
 	}
 	return e
 }

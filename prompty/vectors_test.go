@@ -22,7 +22,8 @@ type parseVector struct {
 	} `json:"expected"`
 }
 
-func loadParseVectors(t *testing.T) map[string][]parseVector {
+// upstreamVectors returns the vectors of vectors.json for one operation.
+func upstreamVectors(t *testing.T, operation string) []json.RawMessage {
 	t.Helper()
 	var current struct {
 		Vectors []struct {
@@ -33,16 +34,25 @@ func loadParseVectors(t *testing.T) map[string][]parseVector {
 	src, err := os.ReadFile("testdata/upstream/vectors.json")
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(src, &current))
-	out := map[string][]parseVector{}
+	var out []json.RawMessage
 	for _, v := range current.Vectors {
-		if v.Operation == "parse" {
-			var pv parseVector
-			require.NoError(t, json.Unmarshal(v.Vector, &pv))
-			out["current"] = append(out["current"], pv)
+		if v.Operation == operation {
+			out = append(out, v.Vector)
 		}
 	}
+	return out
+}
+
+func loadParseVectors(t *testing.T) map[string][]parseVector {
+	t.Helper()
+	out := map[string][]parseVector{}
+	for _, raw := range upstreamVectors(t, "parse") {
+		var pv parseVector
+		require.NoError(t, json.Unmarshal(raw, &pv))
+		out["current"] = append(out["current"], pv)
+	}
 	var legacy []parseVector
-	src, err = os.ReadFile("testdata/upstream/legacy_parse_vectors.json")
+	src, err := os.ReadFile("testdata/upstream/legacy_parse_vectors.json")
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(src, &legacy))
 	out["legacy"] = legacy

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -248,30 +247,8 @@ func upstreamDoc(t *testing.T, raw []byte) *promptfmt.Document {
 // decodeJSON decodes JSON into the model's values: integers as int64.
 func decodeJSON(t *testing.T, raw []byte) any {
 	t.Helper()
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	var v any
-	require.NoError(t, d.Decode(&v))
-	return numbers(v)
-}
-
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
-		}
-		f, _ := strconv.ParseFloat(string(v), 64)
-		return f
-	case map[string]any:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
+	v, err := promptfmt.DecodeJSON(raw)
+	require.NoError(t, err)
 	return v
 }
 
