@@ -141,11 +141,7 @@ func (a *Agent) Map() map[string]any {
 		m["outputs"] = propertyMaps(a.Outputs)
 	}
 	if a.Tools != nil {
-		tools := make([]any, len(a.Tools))
-		for i, t := range a.Tools {
-			tools[i] = t
-		}
-		m["tools"] = tools
+		m["tools"] = anySlice(a.Tools)
 	}
 	m["template"] = a.Template.Map()
 	m["instructions"] = a.Instructions

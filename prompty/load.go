@@ -2,6 +2,7 @@ package prompty
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -186,7 +187,7 @@ func locate(n *yaml.Node, p keyPath) *yaml.Node {
 func (d *decoder) agent(a *Agent, meta map[string]any) error {
 	a.Template = Template{Format: "jinja2", Parser: "prompty"}
 	var err error
-	for _, k := range sortedKeys(meta) { // a stable order: the first error is always the same
+	for _, k := range slices.Sorted(maps.Keys(meta)) { // a stable order: the first error is always the same
 		v := meta[k]
 		p := keyPath{k}
 		switch k {
@@ -264,7 +265,7 @@ func (d *decoder) model(p keyPath, v any) (*Model, error) {
 		return nil, d.errorf(p, "want a model id or a mapping, not %s", describe(v))
 	}
 	md := &Model{}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		q := p.with(k)
 		switch k {
@@ -297,7 +298,7 @@ func (d *decoder) options(p keyPath, v any) (*ModelOptions, error) {
 		return nil, err
 	}
 	o := &ModelOptions{}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		q := p.with(k)
 		switch k {
@@ -412,7 +413,7 @@ func (d *decoder) properties(p keyPath, v any) ([]Property, error) {
 		}
 	case map[string]any:
 		out = make([]Property, 0, len(v))
-		for _, name := range sortedKeys(v) {
+		for _, name := range slices.Sorted(maps.Keys(v)) {
 			if err := add(p.with(name), name, v[name]); err != nil {
 				return nil, err
 			}
@@ -433,7 +434,7 @@ func (d *decoder) property(p keyPath, name string, v any) (Property, error) {
 		return prop, nil
 	}
 	var err error
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		q := p.with(k)
 		switch k {
@@ -522,7 +523,7 @@ func (d *decoder) template(p keyPath, v any, t *Template) error {
 	if err != nil {
 		return d.errorf(p, "want a format name or a mapping with format and parser, not %s", describe(v))
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		q := p.with(k)
 		switch k {
@@ -562,7 +563,7 @@ func (d *decoder) kindOf(p keyPath, v any, special func(string, any) (bool, erro
 	}
 	var kind string
 	var opts map[string]any
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		q := p.with(k)
 		switch k {
@@ -609,13 +610,4 @@ func orderLike(props []Property, n *yaml.Node) {
 		return len(n.Content)
 	}
 	slices.SortStableFunc(props, func(a, b Property) int { return pos(a) - pos(b) })
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -41,6 +41,9 @@ func PreRender(template, nonce string) string {
 // of the template (see signature).
 func preRender(template, nonce string) (string, map[string]bool) {
 	sigs := map[string]bool{}
+	var nb strings.Builder
+	writeAttrs(&nb, []attr{{key: "nonce", value: nonce}})
+	nonceBlock := nb.String() // [nonce=…]
 	var b strings.Builder
 	b.Grow(len(template) + 64)
 	src := []byte(template)
@@ -67,15 +70,16 @@ func preRender(template, nonce string) (string, map[string]bool) {
 		}
 		sigs[signature(m.role, attrs)] = true
 		b.WriteString(m.role)
-		if hadNonce || len(m.attrs) == 0 {
+		switch {
+		case len(m.attrs) == 0:
+			b.WriteString(nonceBlock)
+		case hadNonce: // rewritten, to drop the old nonce
 			writeAttrs(&b, attrs)
-		} else {
+		default:
 			// The author's attribute text as written: its values may be
 			// template expressions, whose quotes must stay.
 			line := template[s:e]
-			var nb strings.Builder
-			writeAttrs(&nb, attrs[:1])
-			b.WriteString(strings.TrimSuffix(nb.String(), "]"))
+			b.WriteString(nonceBlock[:len(nonceBlock)-1])
 			b.WriteString(", ")
 			b.WriteString(line[strings.IndexByte(line, '[')+1 : strings.LastIndexByte(line, ']')])
 			b.WriteByte(']')

@@ -18,7 +18,6 @@
 package tmpl
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"regexp"
@@ -74,11 +73,7 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 	}
 	cfg := config.New()
 	cfg.StrictUndefined = o.StrictUndefined
-	loader, err := newLoader(rootID, src, o.Dir)
-	if err != nil {
-		return "", err
-	}
-	tpl, err := exec.NewTemplate(rootID, cfg, loader, environment)
+	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir}, environment)
 	if err != nil {
 		return "", convert(err)
 	}
@@ -174,5 +169,5 @@ func short(s string) string {
 
 // lineOf returns the 1-based line of offset off in src.
 func lineOf(src string, off int) int {
-	return 1 + bytes.Count([]byte(src[:off]), []byte{'\n'})
+	return 1 + strings.Count(src[:off], "\n")
 }

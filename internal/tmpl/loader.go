@@ -18,10 +18,6 @@ type loader struct {
 	rootID, src, dir string
 }
 
-func newLoader(rootID, src, dir string) (loaders.Loader, error) {
-	return &loader{rootID: rootID, src: src, dir: dir}, nil
-}
-
 func (l *loader) Read(name string) (io.Reader, error) {
 	if name == l.rootID {
 		return strings.NewReader(l.src), nil
