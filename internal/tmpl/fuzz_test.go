@@ -44,3 +44,33 @@ func FuzzMustache(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJinjaEscape: with Options.Escape, no context text reaches the output
+// except through a final | safe. The escape function here drops all text,
+// the context holds the marker "QZJX", and a template that could spell it
+// (or says safe) is skipped.
+func FuzzJinjaEscape(f *testing.F) {
+	for _, s := range []string{
+		"{{ m }}", "{{ l }}{{ d }}", "{% for x in l %}{{ x }}{% endfor %}", "{{ m if m else l }}", "{{ m | upper | e }}",
+		"{% set a = m %}{{ a }}", "{% macro k(a) %}{{ a }}{% endmacro %}{{ k(m) }}", "{{ d.k ~ m }}", "{{ l | pprint }}{{ m | tojson }}",
+	} {
+		f.Add(s)
+	}
+	ctx := map[string]any{"m": "QZJX", "l": []any{"QZJX", "b"}, "d": map[string]any{"k": "QZJX"}}
+	drop := func(string) string { return "" }
+	f.Fuzz(func(t *testing.T, src string) {
+		if strings.ContainsAny(src, "QZJXqzjx") || strings.Contains(src, "safe") || strings.Contains(src, "range") {
+			return
+		}
+		out, err := Jinja(src, ctx, Options{Escape: drop, StrictUndefined: true, LenientIf: true, MaxOutput: 1 << 16})
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("%T %v", err, err)
+			}
+			return
+		}
+		if strings.Contains(out, "QZJX") {
+			t.Fatalf("context text escaped the escaping: %q", out)
+		}
+	})
+}

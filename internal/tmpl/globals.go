@@ -6,6 +6,7 @@ import (
 
 	"github.com/nikolalohinski/gonja/v2/builtins"
 	"github.com/nikolalohinski/gonja/v2/exec"
+	"github.com/nikolalohinski/gonja/v2/parser"
 )
 
 // MaxRange bounds the list range() makes.
@@ -22,6 +23,16 @@ var environment = &exec.Environment{
 	ControlStructures: builtins.ControlStructures,
 	Methods:           builtins.Methods,
 }
+
+// lenientControls are gonja's control structures with Tera's if.
+var lenientControls = func() *exec.ControlStructureSet {
+	set := exec.NewControlStructureSet(map[string]parser.ControlStructureParser{}).Update(builtins.ControlStructures)
+	base, _ := builtins.ControlStructures.Get("if")
+	if err := set.Replace("if", lenientIfParser(base)); err != nil {
+		panic(err)
+	}
+	return set
+}()
 
 // boundedRange is Python's range([start,] stop[, step]) as a list of at
 // most MaxRange integers.

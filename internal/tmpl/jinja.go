@@ -42,6 +42,15 @@ type Options struct {
 	StrictUndefined bool
 	// MaxOutput bounds the rendered text in bytes; 0 means DefaultMaxOutput.
 	MaxOutput int
+	// Escape, when set, is applied to the printed text of every {{ }}
+	// whose value is not marked safe (| safe), whatever its type: Tera's
+	// autoescape with a custom function. Literal template text and
+	// {% raw %} are never escaped.
+	Escape func(string) string
+	// LenientIf keeps an undefined name false in if and elif conditions
+	// when StrictUndefined is set, as Tera does; gonja has one rule for
+	// both.
+	LenientIf bool
 }
 
 // Error is a template problem at a line and column (1-based; 0 when the
@@ -73,7 +82,19 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 	}
 	cfg := config.New()
 	cfg.StrictUndefined = o.StrictUndefined
-	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir}, environment)
+	env := environment
+	var ins []insertion
+	if o.Escape != nil || o.LenientIf {
+		env = o.environment()
+	}
+	if o.Escape != nil {
+		src = strings.ReplaceAll(src, "\r\n", "\n") // as gonja's lexer does, so offsets agree
+		src = strings.ReplaceAll(src, "\r", "\n")
+		orig := src
+		src, ins = wrapOutputs(src)
+		defer func() { err = unshift(err, orig, ins) }()
+	}
+	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir}, env)
 	if err != nil {
 		return "", convert(err)
 	}
@@ -85,6 +106,28 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 		return "", convert(err)
 	}
 	return out.b.String(), nil
+}
+
+// environment is the package's environment with the options' escaping
+// filter and if rule.
+func (o Options) environment() *exec.Environment {
+	env := *environment
+	if o.Escape != nil {
+		env.Filters = exec.NewFilterSet(map[string]exec.FilterFunction{escapeFilter: escapingFilter(o.Escape)}).Update(environment.Filters)
+	}
+	if o.LenientIf {
+		env.ControlStructures = lenientControls
+	}
+	return &env
+}
+
+// unshift maps an error's column back to the template the author wrote.
+func unshift(err error, src string, ins []insertion) error {
+	var e *Error
+	if errors.As(err, &e) && e.Line > 0 {
+		e.Col = originalColumn(src, ins, e.Line, e.Col)
+	}
+	return err
 }
 
 // limitWriter collects output up to a limit.
