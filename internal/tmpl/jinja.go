@@ -27,6 +27,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/parser"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // DefaultMaxOutput bounds a rendering when Options.MaxOutput is 0.
@@ -88,13 +89,12 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 		env = o.environment()
 	}
 	if o.Escape != nil {
-		src = strings.ReplaceAll(src, "\r\n", "\n") // as gonja's lexer does, so offsets agree
-		src = strings.ReplaceAll(src, "\r", "\n")
+		src = lines.ToLF(src) // as gonja's lexer does, so offsets agree
 		orig := src
 		src, ins = wrapOutputs(src)
 		defer func() { err = unshift(err, orig, ins) }()
 	}
-	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir}, env)
+	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir, escaping: o.Escape != nil}, env)
 	if err != nil {
 		return "", convert(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nikolalohinski/gonja/v2/loaders"
 	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // maxInclude bounds a template read by include, import or extends.
@@ -16,6 +17,9 @@ const maxInclude = 8 << 20
 // is given, other templates from inside it (see confined.ReadFile).
 type loader struct {
 	rootID, src, dir string
+	// escaping: files read are rewritten like the root (see wrapOutputs),
+	// or their outputs would escape the escaping.
+	escaping bool
 }
 
 func (l *loader) Read(name string) (io.Reader, error) {
@@ -29,10 +33,14 @@ func (l *loader) Read(name string) (io.Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(string(b)); err != nil {
+	src := string(b)
+	if err := Check(src); err != nil {
 		return nil, fmt.Errorf("%q: %v", name, err)
 	}
-	return strings.NewReader(string(b)), nil
+	if l.escaping {
+		src, _ = wrapOutputs(lines.ToLF(src))
+	}
+	return strings.NewReader(src), nil
 }
 
 // Resolve keeps names as written: every name is relative to the base

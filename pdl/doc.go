@@ -1,0 +1,121 @@
+// Package pdl reads and writes PDL, the Prompt Description Language of
+// ragit (github.com/baehyunsol/ragit, crates/pdl): a template that renders
+// to turns of a conversation, with images and a schema the model's answer
+// must match. The schema language and the answer check are in package
+// pdl/schema.
+//
+//	<|schema|>
+//
+//	[int { min: 1, max: {{ documents | length }} }]
+//
+//	<|system|>
+//
+//	You pick documents about {{ topic }}.
+//
+//	<|user|>
+//
+//	{% for d in documents %}{{ loop.index }}. {{ d }}
+//	{% endfor %}
+//	<|media(chart.png)|>
+//
+//	<|assistant|>
+//
+// # Reading
+//
+// A file is read in three steps, as upstream does.
+//
+// 1. The template. The file is rendered as a Tera template (ragit uses
+// Tera 1.20) by gonja, configured to behave like Tera where ragit relies
+// on it: {{ }}, {% if/elif/else %}, {% for %} with loop.index and
+// loop.index0, filters such as length and safe, %, ==, {# #} comments,
+// {%- -%} and {% raw %}. The variables come from the Context option. An
+// undefined variable in output is an error naming it; in an if or elif
+// condition it is false. Templates read no files unless TemplateDir
+// grants a directory, and never outside it. A file without "{{", "{%" or
+// "{#" renders to itself and skips the engine.
+//
+// Every {{ }} output is escaped as upstream's escape_pdl_tokens does:
+// "&" to "&amp;", "|>" to "|&gt;", "<|" to "&lt;|" (quotes and HTML pass
+// unchanged), whatever the value's type (a list holding "<|user|>" too),
+// unless the output's last filter is safe. A context value therefore can
+// never make a turn, an image or a schema.
+//
+// 2. Turns. The rendered text is split into lines (CRLF and a lone CR
+// read as LF). A line that, trimmed of Unicode white space, is <|user|>,
+// <|system|>, <|assistant|>, <|schema|> or <|reasoning|>, in any case,
+// starts a turn. Each turn is trimmed as a whole; an empty turn in the
+// middle is kept as a message without parts; only an empty last message
+// is dropped (ragit's prompts end with an empty <|assistant|>).
+//   - A <|reasoning|> turn never reaches the model. Upstream drops it; we
+//     keep its text as a hidden message of role RoleReasoning (see
+//     promptfmt.Message.Hidden), so that nothing read is lost and Write
+//     puts it back.
+//   - The <|schema|> turn's text is not unescaped. It goes into
+//     Document.Meta[SchemaKey] (trimmed) and, parsed, into Prompt.Schema;
+//     it never reaches the model.
+//
+// 3. Content. In user, system and assistant turns, <|media(path)|> and
+// <|raw_media(type:base64)|> become image parts, the rest text parts
+// (text between images keeps its white space). A token is everything from
+// "<|" to the first "|>" after it; no "|>" means the rest is text. Text
+// parts are then unescaped ("&lt;" to "<", "&gt;" to ">", "&amp;" to "&"),
+// so an author writes &lt;|user|&gt; for a literal "<|user|>".
+//   - media(path): the image type comes from the extension (png, jpg,
+//     jpeg, gif, webp, svg; any case). The path is relative to the Dir
+//     option (ParseFile: the file's directory) and may not leave it: no
+//     absolute path, no ".." out, no symbolic link out, unless
+//     AnyMediaPath is given. At most MaxMediaSize bytes (20 MB by default)
+//     are read. Without a directory, media cannot be read.
+//   - raw_media(type:base64): type as above; the data is standard base64
+//     with padding, no white space (as upstream's base64 STANDARD).
+//   - Image contents are never checked, as upstream.
+//
+// # Strict and non-strict
+//
+// Strict mode (the default) refuses, each with a *promptfmt.ParseError:
+// a template error; an unknown all-letters separator such as <|foo|>;
+// text before the first separator; a second schema turn; a schema that
+// does not parse; an unknown inline token; an unreadable image; and the
+// rules of upstream's Pdl::validate, with its messages: "A pdl file is
+// empty.", "<|user|> appeared twice in a row.", "<|assistant|> appeared
+// twice in a row.", "<|system|> must appear at top.", "A pdl file ends
+// with <|assistant|>.".
+//
+// NonStrict follows upstream's fallbacks instead, and records a warning on
+// the Document for each: a template error makes the unrendered file the
+// text; text before the first separator is a system turn; an unknown
+// separator is text; a bad schema is ignored and the last schema wins; a
+// turn whose tokens fail is one text part as written (not unescaped); the
+// order of turns is not checked.
+//
+// # Positions
+//
+// Errors carry the line and column in the file the author wrote. When the
+// template changed the text, the error is placed at the line of the file
+// that holds the offending text nearest to where it was rendered, and the
+// message names the rendered line; text that a value made (through
+// | safe) has no place in the file, and the message gives its rendered
+// line and column.
+//
+// # Writing
+//
+// Write emits canonical PDL; see Write. Parse(Write(d)) equals d for every
+// document Write accepts, and Write(Parse(x)) is accepted for every x that
+// Parse reads strictly.
+//
+// # Decisions where upstream or the issue left room
+//
+//   - Template engine: gonja's Jinja is close to Tera, not equal. A list
+//     prints as ['a', 'b'] (Tera: [a, b]) and a map as a dict (Tera:
+//     [object]). Tera leaves a macro call's output unescaped; here only a
+//     final | safe does, so write {{ m() | safe }}. An attribute of an
+//     undefined name in a condition ({% if nobody.x %}) is an error, as in
+//     gonja; ragit's prompts never do this.
+//   - Escaping is per output, exactly as upstream: a template that writes
+//     "<" and ">" around a value ({{ "<" }}{{ v }}{{ ">" }}) gives the
+//     value the power to form a token, there as here.
+//   - A lone CR ends a line (upstream keeps it as text); an input that is
+//     not UTF-8 is an error.
+//   - Upstream's synthetic <|assistant|> and Rust's str::lines are not
+//     needed: the turns are found in one pass over the text.
+package pdl

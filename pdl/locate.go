@@ -1,0 +1,105 @@
+package pdl
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// source holds a file three ways: as written (orig), with LF line endings
+// (norm, what the template engine reads) and rendered. Errors are found in
+// the rendered text and reported in the file as written.
+type source struct {
+	orig     []byte
+	norm     string
+	rendered string
+}
+
+// same reports whether the rendered text is the file itself (no template
+// tags), so that every rendered offset is a file offset.
+func (s *source) same() bool { return s.rendered == s.norm }
+
+// origOffset turns an offset of norm into one of orig: normalising only
+// shortened each CRLF by one byte.
+func (s *source) origOffset(off int) int {
+	if len(s.orig) == len(s.norm) {
+		return off
+	}
+	o, n := 0, 0
+	for n < off && o < len(s.orig) {
+		if s.orig[o] == '\r' && o+1 < len(s.orig) && s.orig[o+1] == '\n' {
+			o++
+		}
+		o, n = o+1, n+1
+	}
+	return o
+}
+
+// at returns the file position of the text span that starts at rendered
+// offset off: the same offset when the file has no template tags;
+// otherwise the occurrence of span in the file nearest to the rendered
+// line (the template moved it or made it), and a note of the rendered
+// line. ok is false when the file does not contain span (a value made it).
+func (s *source) at(off int, span string) (fileOff int, note string, ok bool) {
+	if s.same() {
+		return s.origOffset(off), "", true
+	}
+	rline := 1 + strings.Count(s.rendered[:off], "\n")
+	if span == "" {
+		return 0, "", false
+	}
+	best, bestDist := -1, 0
+	for i, n := 0, 0; n < 1000; n++ {
+		j := strings.Index(s.norm[i:], span)
+		if j < 0 {
+			break
+		}
+		line := 1 + strings.Count(s.norm[:i+j], "\n")
+		if d := abs(line - rline); best < 0 || d < bestDist {
+			best, bestDist = i+j, d
+		}
+		i += j + len(span)
+	}
+	if best < 0 {
+		_, col := promptfmt.Position([]byte(s.rendered), off)
+		return 0, fmt.Sprintf(" (line %d, column %d of the rendered template: the text comes from a value)", rline, col), false
+	}
+	if line := 1 + strings.Count(s.norm[:best], "\n"); line != rline {
+		note = fmt.Sprintf(" (line %d of the rendered template)", rline)
+	}
+	return s.origOffset(best), note, true
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// errorf is a ParseError for the span at rendered offset off.
+func (s *source) errorf(off int, span, format string, args ...any) *promptfmt.ParseError {
+	fileOff, note, ok := s.at(off, span)
+	msg := fmt.Sprintf(format, args...) + note
+	if !ok {
+		return &promptfmt.ParseError{Format: "pdl", Msg: msg}
+	}
+	return promptfmt.Errorf("pdl", s.orig, fileOff, "%s", msg)
+}
+
+// warnf is a Warning for the span at rendered offset off.
+func (s *source) warnf(off int, span, format string, args ...any) promptfmt.Warning {
+	e := s.errorf(off, span, format, args...)
+	return promptfmt.Warning{Format: "pdl", Line: e.Line, Col: e.Col, Offset: e.Offset, Msg: e.Msg}
+}
+
+// line is the file line of the span at rendered offset off, 0 if unknown.
+func (s *source) line(off int, span string) int {
+	fileOff, _, ok := s.at(off, span)
+	if !ok {
+		return 0
+	}
+	l, _ := promptfmt.Position(s.orig, fileOff)
+	return l
+}

@@ -1,0 +1,302 @@
+package pdl
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/pdl/schema"
+)
+
+// Roles of PDL turns; RoleReasoning turns never reach the model.
+const (
+	RoleUser      = "user"
+	RoleSystem    = "system"
+	RoleAssistant = "assistant"
+	// RoleReasoning is the hidden role a <|reasoning|> turn's text is kept
+	// under, so that Write puts it back; upstream drops it.
+	RoleReasoning = "_reasoning"
+)
+
+// SchemaKey is the Document.Meta key of the schema turn's text.
+const SchemaKey = "schema"
+
+// Prompt is a parsed PDL file.
+type Prompt struct {
+	// Document holds the messages; Meta[SchemaKey] is the schema turn's
+	// text, trimmed, when there is one.
+	Document *promptfmt.Document
+	// Schema is the schema turn parsed; nil without one (or, in non-strict
+	// mode, when it did not parse).
+	Schema *schema.Schema
+	// Rendered is the text the template rendered to.
+	Rendered string
+}
+
+// Parse reads a PDL file: renders its template with the options' Context,
+// splits the text into turns, reads its images and parses its schema. See
+// the package documentation.
+func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
+	p, err := Load(src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return p.Document, nil
+}
+
+// ParseFile is Parse of the file at path, with images read relative to its
+// directory unless Dir says otherwise.
+func ParseFile(path string, opts ...Option) (*Prompt, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Load(src, append([]Option{Dir(filepath.Dir(path))}, opts...)...)
+}
+
+// Load is Parse, returning the parsed schema and rendered text too.
+func Load(src []byte, opts ...Option) (*Prompt, error) {
+	c := newConfig(opts)
+	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+		return nil, err
+	}
+	s := &source{orig: src, norm: lines.ToLF(string(src))}
+	p := &parser{c: &c, s: s, doc: &promptfmt.Document{}}
+	rendered, err := c.render(s.norm)
+	if err != nil {
+		if !c.lenient {
+			return nil, err
+		}
+		// Upstream: on any template error the whole source is the text.
+		p.doc.Warnings = append(p.doc.Warnings, warning(err, "the template did not render, so the file is read as written"))
+		rendered = s.norm
+	}
+	s.rendered = rendered
+	if err := p.split(); err != nil {
+		return nil, err
+	}
+	return &Prompt{Document: p.doc, Schema: p.schema, Rendered: rendered}, nil
+}
+
+func warning(err error, what string) promptfmt.Warning {
+	w := promptfmt.Warning{Format: "pdl", Msg: what + ": " + err.Error()}
+	if pe, ok := err.(*promptfmt.ParseError); ok {
+		w.Line, w.Col, w.Offset, w.Msg = pe.Line, pe.Col, pe.Offset, what+": "+pe.Message()
+	}
+	return w
+}
+
+type parser struct {
+	c         *config
+	s         *source
+	doc       *promptfmt.Document
+	schema    *schema.Schema
+	hasSchema bool
+	seps      []int // rendered offset of each message's separator line
+}
+
+// separator returns the role of a separator line ("" for none) and the
+// offset of its "<|" in the line. An all-letters <|name|> that is not a
+// role is returned as unknown.
+func separator(line string) (role string, at int, unknown bool) {
+	if !strings.Contains(line, "<|") {
+		return "", 0, false
+	}
+	t := strings.TrimLeftFunc(line, unicode.IsSpace)
+	at = len(line) - len(t)
+	t = strings.TrimRightFunc(t, unicode.IsSpace)
+	if len(t) <= 4 || !strings.HasPrefix(t, "<|") || !strings.HasSuffix(t, "|>") {
+		return "", 0, false
+	}
+	inner := t[2 : len(t)-2]
+	switch strings.ToLower(inner) {
+	case "user", "system", "assistant", "schema", "reasoning":
+		return strings.ToLower(inner), at, false
+	}
+	for i := 0; i < len(inner); i++ {
+		if b := inner[i] | 0x20; b < 'a' || b > 'z' {
+			return "", 0, false
+		}
+	}
+	return "", at, true
+}
+
+// split reads the rendered text line by line into turns.
+func (p *parser) split() error {
+	r := p.s.rendered
+	role, sep, start := "", -1, 0 // the open turn: role "" before the first separator
+	for pos := 0; pos <= len(r); {
+		end := strings.IndexByte(r[pos:], '\n')
+		if end < 0 {
+			end = len(r)
+		} else {
+			end += pos
+		}
+		line := r[pos:end]
+		next, at, unknown := separator(line)
+		if unknown {
+			t := strings.TrimSpace(line)
+			if !p.c.lenient {
+				return p.s.errorf(pos+at, t, "unknown turn separator %s (PDL has <|user|>, <|system|>, <|assistant|>, <|schema|> and <|reasoning|>; write &lt;| for a literal \"<|\")", t)
+			}
+			p.doc.Warnings = append(p.doc.Warnings, p.s.warnf(pos+at, t, "unknown turn separator %s read as text", t))
+		}
+		if next != "" {
+			if err := p.flush(role, sep, start, max(pos-1, start)); err != nil {
+				return err
+			}
+			role, sep, start = next, pos, min(end+1, len(r))
+		}
+		pos = end + 1
+	}
+	if err := p.flush(role, sep, start, len(r)); err != nil {
+		return err
+	}
+	p.dropEmptyLast()
+	if p.c.lenient {
+		return nil
+	}
+	return p.validate()
+}
+
+// flush ends the turn of role whose separator line starts at rendered
+// offset sep and whose content is rendered[start:end].
+func (p *parser) flush(role string, sep, start, end int) error {
+	raw := p.s.rendered[start:end]
+	switch role {
+	case "":
+		text := strings.TrimSpace(raw)
+		if text == "" {
+			return nil
+		}
+		off := start + strings.Index(raw, text[:1])
+		first := firstLine(text)
+		if !p.c.lenient {
+			return p.s.errorf(off, first, "text before the first turn separator: start with <|user|> or <|system|>")
+		}
+		p.doc.Warnings = append(p.doc.Warnings, p.s.warnf(off, first, "text before the first turn separator read as a system turn"))
+		role = RoleSystem
+	case "schema":
+		return p.readSchema(sep, start, raw)
+	case "reasoning":
+		if text := strings.TrimSpace(raw); text != "" {
+			p.push(sep, promptfmt.Message{Role: RoleReasoning, Content: []promptfmt.ContentPart{promptfmt.Text(unescape(text))}})
+		}
+		return nil
+	}
+	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
+	text := strings.TrimSpace(raw)
+	parts, err := p.parts(text, start+lead)
+	if err != nil {
+		if !p.c.lenient {
+			return err
+		}
+		p.doc.Warnings = append(p.doc.Warnings, warning(err, "the turn is kept as written"))
+		parts = []promptfmt.ContentPart{promptfmt.Text(text)}
+	}
+	p.push(sep, promptfmt.Message{Role: role, Content: parts})
+	return nil
+}
+
+func (p *parser) push(sep int, m promptfmt.Message) {
+	if sep >= 0 {
+		m.Line = p.s.line(sep, firstLine(p.s.rendered[sep:]))
+	}
+	p.doc.Messages = append(p.doc.Messages, m)
+	p.seps = append(p.seps, sep)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// readSchema keeps the schema turn's text and parses it.
+func (p *parser) readSchema(sep, start int, raw string) error {
+	if p.hasSchema && !p.c.lenient {
+		return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "<|schema|> appeared multiple times.")
+	}
+	p.hasSchema = true
+	text := strings.TrimSpace(raw)
+	if p.doc.Meta == nil {
+		p.doc.Meta = map[string]any{}
+	}
+	p.doc.Meta[SchemaKey] = text
+	sc, err := schema.Parse(raw)
+	if err != nil {
+		pe, ok := err.(*promptfmt.ParseError)
+		if !ok {
+			pe = &promptfmt.ParseError{Msg: err.Error()}
+		}
+		off := start + min(pe.Offset, len(raw))
+		span := raw[min(pe.Offset, len(raw)):]
+		span = firstLine(strings.TrimRightFunc(span, unicode.IsSpace))
+		if span == "" {
+			span = firstLine(strings.TrimSpace(raw))
+			off = start + max(strings.Index(raw, span), 0)
+		}
+		e := p.s.errorf(off, span, "schema: %s", pe.Message())
+		if !p.c.lenient {
+			return e
+		}
+		p.doc.Warnings = append(p.doc.Warnings, warning(e, "the schema is ignored"))
+		p.schema = nil
+		return nil
+	}
+	p.schema = sc
+	return nil
+}
+
+// dropEmptyLast removes the last message the model would get when it is
+// empty: ragit's prompts end with an empty <|assistant|> for the answer.
+func (p *parser) dropEmptyLast() {
+	for i := len(p.doc.Messages) - 1; i >= 0; i-- {
+		m := p.doc.Messages[i]
+		if m.Hidden() {
+			continue
+		}
+		if len(m.Content) == 0 {
+			p.doc.Messages = append(p.doc.Messages[:i], p.doc.Messages[i+1:]...)
+			p.seps = append(p.seps[:i], p.seps[i+1:]...)
+		}
+		return
+	}
+}
+
+// validate is upstream's Pdl::validate (strict mode only), over the
+// messages the model gets.
+func (p *parser) validate() error {
+	prev := ""
+	n, last := 0, -1
+	for i, m := range p.doc.Messages {
+		if m.Hidden() {
+			continue
+		}
+		at := func(msg string) error {
+			sep := p.seps[i]
+			return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "%s", msg)
+		}
+		switch {
+		case m.Role == prev && m.Role == RoleUser:
+			return at("<|user|> appeared twice in a row.")
+		case m.Role == prev && m.Role == RoleAssistant:
+			return at("<|assistant|> appeared twice in a row.")
+		case m.Role == RoleSystem && n > 0:
+			return at("<|system|> must appear at top.")
+		}
+		prev, n, last = m.Role, n+1, i
+	}
+	if n == 0 {
+		return &promptfmt.ParseError{Format: "pdl", Line: 1, Col: 1, Msg: "A pdl file is empty."}
+	}
+	if p.doc.Messages[last].Role == RoleAssistant {
+		sep := p.seps[last]
+		return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "A pdl file ends with <|assistant|>.")
+	}
+	return nil
+}

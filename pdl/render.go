@@ -1,0 +1,90 @@
+package pdl
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
+)
+
+// escape is upstream's escape_pdl_tokens, applied to every {{ }} output
+// not ending in | safe: "&" first, so that the entities the other two make
+// stay distinct from an author's.
+var escape = strings.NewReplacer("&", "&amp;", "|>", "|&gt;", "<|", "&lt;|").Replace
+
+// unescape is upstream's unescape_pdl_tokens, applied to the text of
+// user, system and assistant turns (never to the schema).
+var unescape = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace
+
+// hasTags reports whether src has a template tag opener; a file without
+// one renders to itself, and Parse skips the engine.
+func hasTags(src string) bool {
+	for i := strings.IndexByte(src, '{'); i >= 0 && i+1 < len(src); {
+		switch src[i+1] {
+		case '{', '%', '#':
+			return true
+		}
+		j := strings.IndexByte(src[i+1:], '{')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// Render runs the template step of a PDL file: Tera-like Jinja with the
+// options' Context, every {{ }} escaped unless it ends in | safe, an
+// undefined variable an error in output and false in a condition. The
+// result is the text that is split into turns. Line endings are LF.
+func Render(src []byte, opts ...Option) (string, error) {
+	c := newConfig(opts)
+	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+		return "", err
+	}
+	return c.render(lines.ToLF(string(src)))
+}
+
+func (c *config) render(src string) (string, error) {
+	if !hasTags(src) {
+		return src, nil
+	}
+	out, err := tmpl.Jinja(src, c.ctx, tmpl.Options{
+		Dir:             c.templateDir,
+		StrictUndefined: true,
+		LenientIf:       true,
+		Escape:          escape,
+	})
+	if err != nil {
+		return "", templateError(src, err)
+	}
+	return out, nil
+}
+
+// templateError positions a template error in the file.
+func templateError(src string, err error) error {
+	var te *tmpl.Error
+	if !errors.As(err, &te) {
+		return &promptfmt.ParseError{Format: "pdl", Msg: "template", Err: err}
+	}
+	if te.Line == 0 {
+		return &promptfmt.ParseError{Format: "pdl", Msg: "template: " + te.Msg}
+	}
+	col := max(te.Col, 1)
+	return &promptfmt.ParseError{Format: "pdl", Line: te.Line, Col: col, Offset: offsetOf(src, te.Line, col), Msg: "template: " + te.Msg}
+}
+
+// offsetOf is the byte offset of a 1-based line and column of src.
+func offsetOf(src string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	return min(off+col-1, len(src))
+}

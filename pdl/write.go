@@ -1,0 +1,254 @@
+package pdl
+
+import (
+	"bytes"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/pdl/schema"
+)
+
+// Write emits doc as canonical PDL: the schema turn first (from
+// Meta[SchemaKey]), then one turn per message, each "<|role|>", a blank
+// line, the content and a blank line before the next; images as
+// <|raw_media(type:base64)|>. Text is escaped so that it reads back as
+// itself: "<|" as "&lt;|", an "&" that would read as an entity as "&amp;",
+// and text holding template syntax inside {% raw %}. What PDL cannot
+// express is an error naming it (an *UnsupportedError for each thing,
+// joined): other roles, names, metadata, disabled messages, parts other
+// than text and images, whitespace at either end of a message (turns are
+// trimmed), an empty last message (dropped on reading), and an order of
+// turns strict reading refuses. The result is read back before it is
+// written, so what Write accepts, Parse returns unchanged.
+func Write(w io.Writer, doc *promptfmt.Document) error {
+	out, err := write(doc)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(out)
+	return err
+}
+
+func write(doc *promptfmt.Document) ([]byte, error) {
+	var errs []error
+	fail := func(i int, msg string, args ...any) {
+		line := 0
+		if i >= 0 {
+			line = doc.Messages[i].Line
+		}
+		errs = append(errs, &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: line, What: fmt.Sprintf(msg, args...)})
+	}
+	var b bytes.Buffer
+	turn := func(role, body string) {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("<|" + role + "|>\n")
+		if body != "" {
+			b.WriteString("\n" + body + "\n")
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(doc.Meta)) {
+		if k != SchemaKey {
+			fail(-1, "metadata %q (PDL keeps only a schema)", k)
+		}
+	}
+	if v, ok := doc.Meta[SchemaKey]; ok {
+		s, isString := v.(string)
+		switch {
+		case !isString:
+			fail(-1, "a schema that is not text (%T)", v)
+		case hasSeparatorLine(s):
+			fail(-1, "a schema with a line that reads as a turn separator")
+		default:
+			if _, err := schema.Parse(s); err != nil {
+				fail(-1, "a schema that does not parse: %v", err)
+			}
+			turn("schema", protect(strings.TrimSpace(s)))
+		}
+	}
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		role := m.Role
+		switch {
+		case role == RoleReasoning:
+			role = "reasoning"
+		case role != RoleUser && role != RoleSystem && role != RoleAssistant:
+			fail(i, "role %q (PDL has user, system and assistant)", m.Role)
+			continue
+		}
+		if m.Name != "" {
+			fail(i, "the name %q (PDL messages have none)", m.Name)
+		}
+		if len(m.Metadata) > 0 {
+			fail(i, "message metadata")
+		}
+		if m.Disabled {
+			fail(i, "a disabled message")
+		}
+		body, ok := messageBody(i, m, fail)
+		if !ok {
+			continue
+		}
+		turn(role, body)
+	}
+	checkOrder(doc, fail)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	if err := readsBack(doc, b.Bytes()); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// messageBody writes a message's parts; adjacent text parts are one.
+func messageBody(i int, m *promptfmt.Message, fail func(int, string, ...any)) (string, bool) {
+	var b strings.Builder
+	ok := true
+	text := ""
+	flush := func() {
+		b.WriteString(protect(escapeText(text)))
+		text = ""
+	}
+	for j, p := range m.Content {
+		switch p.Kind {
+		case promptfmt.KindText:
+			if f := p.StrayField(); f != "" {
+				fail(i, "part %d: a text part's %s", j+1, f)
+				ok = false
+			}
+			text += p.Value
+		case promptfmt.KindImage:
+			ext, known := imageExt[p.MediaType]
+			switch {
+			case !known:
+				fail(i, "part %d: an image of media type %q (PDL has png, jpeg, gif, webp and svg)", j+1, p.MediaType)
+				ok = false
+			case !isBase64(p.Value):
+				fail(i, "part %d: an image that is not base64 data (a URL or file id)", j+1)
+				ok = false
+			case p.Detail != "" || p.ID != "" || p.Filename != "" || p.ToolName != "":
+				fail(i, "part %d: an image's detail, id, file name or tool name", j+1)
+				ok = false
+			}
+			flush()
+			b.WriteString("<|raw_media(" + ext + ":" + p.Value + ")|>")
+		default:
+			fail(i, "part %d: a %s part (PDL has text and images)", j+1, p.Kind)
+			ok = false
+		}
+	}
+	flush()
+	body := b.String()
+	if strings.TrimSpace(body) != body {
+		fail(i, "whitespace at the start or end of the message (PDL trims each turn)")
+		ok = false
+	}
+	return body, ok
+}
+
+func isBase64(s string) bool {
+	if strings.ContainsAny(s, "\r\n") {
+		return false
+	}
+	_, err := base64.StdEncoding.Strict().DecodeString(s)
+	return err == nil
+}
+
+// checkOrder refuses what strict reading refuses: an empty last message
+// (it would be dropped), and upstream's rules on the order of turns.
+func checkOrder(doc *promptfmt.Document, fail func(int, string, ...any)) {
+	prev, n, last := "", 0, -1
+	for i, m := range doc.Messages {
+		if m.Hidden() {
+			continue
+		}
+		switch {
+		case m.Role == prev && (m.Role == RoleUser || m.Role == RoleAssistant):
+			fail(i, "a second %s message in a row (strict PDL refuses it)", m.Role)
+		case m.Role == RoleSystem && n > 0:
+			fail(i, "a system message after the first message (strict PDL refuses it)")
+		}
+		prev, n, last = m.Role, n+1, i
+	}
+	switch {
+	case n == 0:
+		fail(-1, "no message for the model (strict PDL refuses an empty file)")
+	case len(doc.Messages[last].Content) == 0:
+		fail(last, "an empty last message (reading drops it)")
+	case doc.Messages[last].Role == RoleAssistant:
+		fail(last, "an assistant message at the end (strict PDL refuses it; the model answers after the last message)")
+	}
+}
+
+// entity matches what unescape would read: "&" before lt;, gt; or amp;.
+var entity = regexp.MustCompile(`&(lt|gt|amp);`)
+
+// escapeText escapes text so that reading and unescaping give it back:
+// "<|" (which would start a token or separator) and an "&" that would
+// read as an entity.
+func escapeText(s string) string {
+	if strings.Contains(s, "&") {
+		s = entity.ReplaceAllString(s, "&amp;$1;")
+	}
+	return strings.ReplaceAll(s, "<|", "&lt;|")
+}
+
+// endraw is what ends a {% raw %} block in gonja's lexer.
+var endraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
+
+// protect puts text holding template syntax inside {% raw %}; an endraw
+// tag inside it is written as an output of its "{%".
+func protect(s string) string {
+	if !hasTags(s) {
+		return s
+	}
+	var b strings.Builder
+	b.WriteString("{% raw %}")
+	for {
+		loc := endraw.FindStringIndex(s)
+		if loc == nil {
+			break
+		}
+		b.WriteString(s[:loc[0]])
+		b.WriteString(`{% endraw %}{{ "{%" }}{% raw %}`)
+		s = s[loc[0]+2:]
+	}
+	b.WriteString(s)
+	b.WriteString("{% endraw %}")
+	return b.String()
+}
+
+func hasSeparatorLine(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if role, _, unknown := separator(line); role != "" || unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// readsBack checks that out reads back as doc: a last guard that no rule
+// above missed a case.
+func readsBack(doc *promptfmt.Document, out []byte) error {
+	got, err := Parse(out)
+	if err != nil {
+		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the written file does not read back: " + err.Error()}
+	}
+	want := *doc
+	if s, ok := want.Meta[SchemaKey].(string); ok {
+		want.Meta = map[string]any{SchemaKey: strings.TrimSpace(s)}
+	}
+	if !promptfmt.Equal(got, &want) {
+		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the messages do not read back the same"}
+	}
+	return nil
+}
