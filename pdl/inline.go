@@ -27,8 +27,15 @@ var imageExt = map[string]string{
 }
 
 // parts splits a turn's trimmed text (at rendered offset off) into text
-// and image parts at its inline tokens. Text parts are unescaped.
-func (p *parser) parts(text string, off int) ([]promptfmt.ContentPart, error) {
+// and image parts at its inline tokens. Text parts are unescaped. Without
+// tokens (the text holds no "<|"), the text is one part.
+func (p *parser) parts(text string, off int, tokens bool) ([]promptfmt.ContentPart, error) {
+	if !tokens {
+		if text == "" {
+			return nil, nil
+		}
+		return []promptfmt.ContentPart{promptfmt.Text(unescape(text))}, nil
+	}
 	var parts []promptfmt.ContentPart
 	seg := 0 // start of the pending text
 	for i := 0; ; {

@@ -2,6 +2,7 @@ package pdl
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -14,6 +15,7 @@ type source struct {
 	orig     []byte
 	norm     string
 	rendered string
+	seps     map[string][]int // file lines of each separator, as written, once needed
 }
 
 // same reports whether the rendered text is the file itself (no template
@@ -50,15 +52,17 @@ func (s *source) at(off int, span string) (fileOff int, note string, ok bool) {
 		return 0, "", false
 	}
 	best, bestDist := -1, 0
+	line := 1 // of offset i
 	for i, n := 0, 0; n < 1000; n++ {
 		j := strings.Index(s.norm[i:], span)
 		if j < 0 {
 			break
 		}
-		line := 1 + strings.Count(s.norm[:i+j], "\n")
+		line += strings.Count(s.norm[i:i+j], "\n")
 		if d := abs(line - rline); best < 0 || d < bestDist {
 			best, bestDist = i+j, d
 		}
+		line += strings.Count(span, "\n")
 		i += j + len(span)
 	}
 	if best < 0 {
@@ -94,12 +98,34 @@ func (s *source) warnf(off int, span, format string, args ...any) promptfmt.Warn
 	return promptfmt.Warning{Format: "pdl", Line: e.Line, Col: e.Col, Offset: e.Offset, Msg: e.Msg}
 }
 
-// line is the file line of the span at rendered offset off, 0 if unknown.
-func (s *source) line(off int, span string) int {
-	fileOff, _, ok := s.at(off, span)
-	if !ok {
+// sepLine is the file line of a separator that is on rendered line rline:
+// that line itself without template tags, else the file's line with the
+// same separator nearest to it (0 when a value made it).
+func (s *source) sepLine(rline int, sep string) int {
+	if s.same() {
+		return rline
+	}
+	if s.seps == nil {
+		s.seps = map[string][]int{}
+		n := 0
+		for line := range strings.Lines(s.norm) {
+			n++
+			if role, _, _ := separator(line); role != "" {
+				k := strings.TrimSpace(line)
+				s.seps[k] = append(s.seps[k], n)
+			}
+		}
+	}
+	lines := s.seps[sep]
+	if len(lines) == 0 {
 		return 0
 	}
-	l, _ := promptfmt.Position(s.orig, fileOff)
-	return l
+	i, _ := slices.BinarySearch(lines, rline)
+	switch {
+	case i == len(lines):
+		return lines[i-1]
+	case i > 0 && rline-lines[i-1] < lines[i]-rline:
+		return lines[i-1]
+	}
+	return lines[i]
 }

@@ -96,6 +96,19 @@ type parser struct {
 	schema    *schema.Schema
 	hasSchema bool
 	seps      []int // rendered offset of each message's separator line
+	sepLine   int   // rendered line of the open turn's separator
+	tokens    bool  // the open turn's text holds "<|"
+}
+
+var separatorRoles = [...]string{"user", "system", "assistant", "schema", "reasoning"}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // separator returns the role of a separator line ("" for none) and the
@@ -112,9 +125,10 @@ func separator(line string) (role string, at int, unknown bool) {
 		return "", 0, false
 	}
 	inner := t[2 : len(t)-2]
-	switch strings.ToLower(inner) {
-	case "user", "system", "assistant", "schema", "reasoning":
-		return strings.ToLower(inner), at, false
+	for _, r := range separatorRoles {
+		if strings.EqualFold(inner, r) && isASCII(inner) { // upstream lower-cases ASCII only
+			return r, at, false
+		}
 	}
 	for i := 0; i < len(inner); i++ {
 		if b := inner[i] | 0x20; b < 'a' || b > 'z' {
@@ -124,33 +138,48 @@ func separator(line string) (role string, at int, unknown bool) {
 	return "", at, true
 }
 
-// split reads the rendered text line by line into turns.
+// split reads the rendered text into turns. Only a line holding "<|"
+// can be a separator, so it jumps from one "<|" to the next and counts the
+// lines it skips, rather than looking at every line.
 func (p *parser) split() error {
 	r := p.s.rendered
 	role, sep, start := "", -1, 0 // the open turn: role "" before the first separator
-	for pos := 0; pos <= len(r); {
-		end := strings.IndexByte(r[pos:], '\n')
-		if end < 0 {
-			end = len(r)
+	line, counted := 1, 0         // line is the number of the line at offset counted
+	p.tokens = false
+	for pos := 0; pos < len(r); {
+		i := strings.Index(r[pos:], "<|")
+		if i < 0 {
+			break
+		}
+		i += pos
+		ls := strings.LastIndexByte(r[:i], '\n') + 1
+		le := strings.IndexByte(r[i:], '\n')
+		if le < 0 {
+			le = len(r)
 		} else {
-			end += pos
+			le += i
 		}
-		line := r[pos:end]
-		next, at, unknown := separator(line)
+		text := r[ls:le]
+		next, at, unknown := separator(text)
 		if unknown {
-			t := strings.TrimSpace(line)
+			t := strings.TrimSpace(text)
 			if !p.c.lenient {
-				return p.s.errorf(pos+at, t, "unknown turn separator %s (PDL has <|user|>, <|system|>, <|assistant|>, <|schema|> and <|reasoning|>; write &lt;| for a literal \"<|\")", t)
+				return p.s.errorf(ls+at, t, "unknown turn separator %s (PDL has <|user|>, <|system|>, <|assistant|>, <|schema|> and <|reasoning|>; write &lt;| for a literal \"<|\")", t)
 			}
-			p.doc.Warnings = append(p.doc.Warnings, p.s.warnf(pos+at, t, "unknown turn separator %s read as text", t))
+			p.doc.Warnings = append(p.doc.Warnings, p.s.warnf(ls+at, t, "unknown turn separator %s read as text", t))
 		}
-		if next != "" {
-			if err := p.flush(role, sep, start, max(pos-1, start)); err != nil {
+		if next == "" {
+			p.tokens = true // the turn's text has "<|": look for inline tokens
+		} else {
+			if err := p.flush(role, sep, start, max(ls-1, start)); err != nil {
 				return err
 			}
-			role, sep, start = next, pos, min(end+1, len(r))
+			line += strings.Count(r[counted:ls], "\n")
+			counted = ls
+			role, sep, start = next, ls, min(le+1, len(r))
+			p.sepLine, p.tokens = line, false
 		}
-		pos = end + 1
+		pos = le + 1
 	}
 	if err := p.flush(role, sep, start, len(r)); err != nil {
 		return err
@@ -189,7 +218,7 @@ func (p *parser) flush(role string, sep, start, end int) error {
 	}
 	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
 	text := strings.TrimSpace(raw)
-	parts, err := p.parts(text, start+lead)
+	parts, err := p.parts(text, start+lead, p.tokens)
 	if err != nil {
 		if !p.c.lenient {
 			return err
@@ -203,7 +232,7 @@ func (p *parser) flush(role string, sep, start, end int) error {
 
 func (p *parser) push(sep int, m promptfmt.Message) {
 	if sep >= 0 {
-		m.Line = p.s.line(sep, firstLine(p.s.rendered[sep:]))
+		m.Line = p.s.sepLine(p.sepLine, strings.TrimSpace(firstLine(p.s.rendered[sep:])))
 	}
 	p.doc.Messages = append(p.doc.Messages, m)
 	p.seps = append(p.seps, sep)

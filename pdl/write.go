@@ -227,6 +227,31 @@ func protect(s string) string {
 	return b.String()
 }
 
+// canonical is doc as PDL keeps it: the schema trimmed, adjacent text
+// parts joined, empty ones gone.
+func canonical(doc *promptfmt.Document) *promptfmt.Document {
+	c := *doc
+	if s, ok := c.Meta[SchemaKey].(string); ok {
+		c.Meta = map[string]any{SchemaKey: strings.TrimSpace(s)}
+	}
+	c.Messages = make([]promptfmt.Message, len(doc.Messages))
+	for i, m := range doc.Messages {
+		var parts []promptfmt.ContentPart
+		for _, p := range m.Content {
+			switch n := len(parts); {
+			case p.Kind == promptfmt.KindText && p.Value == "":
+			case p.Kind == promptfmt.KindText && n > 0 && parts[n-1].Kind == promptfmt.KindText:
+				parts[n-1].Value += p.Value
+			default:
+				parts = append(parts, p)
+			}
+		}
+		m.Content = parts
+		c.Messages[i] = m
+	}
+	return &c
+}
+
 func hasSeparatorLine(s string) bool {
 	for _, line := range strings.Split(s, "\n") {
 		if role, _, unknown := separator(line); role != "" || unknown {
@@ -243,11 +268,7 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 	if err != nil {
 		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the written file does not read back: " + err.Error()}
 	}
-	want := *doc
-	if s, ok := want.Meta[SchemaKey].(string); ok {
-		want.Meta = map[string]any{SchemaKey: strings.TrimSpace(s)}
-	}
-	if !promptfmt.Equal(got, &want) {
+	if !promptfmt.Equal(got, canonical(doc)) {
 		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the messages do not read back the same"}
 	}
 	return nil

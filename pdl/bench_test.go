@@ -1,0 +1,110 @@
+package pdl
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/corpus"
+	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/stretchr/testify/require"
+)
+
+// benchDoc is the shared conversation as PDL has it: no names or
+// metadata, and ending with the user.
+func benchDoc() *promptfmt.Document {
+	doc := corpus.Conversation(formattest.BenchSize)
+	for i := range doc.Messages {
+		doc.Messages[i].Name, doc.Messages[i].Metadata = "", nil
+	}
+	if doc.Messages[len(doc.Messages)-1].Role == RoleAssistant {
+		doc.Messages = doc.Messages[:len(doc.Messages)-1]
+	}
+	return doc
+}
+
+// BenchmarkFormat: the line-split baseline, Parse (a file without template
+// tags: the engine is skipped), Parse of CRLF text, and Write, on the
+// shared conversation.
+func BenchmarkFormat(b *testing.B) {
+	var buf bytes.Buffer
+	if err := Write(&buf, benchDoc()); err != nil {
+		b.Fatal(err)
+	}
+	src := buf.Bytes()
+	b.Run("LineSplit", func(b *testing.B) { formattest.BenchLineSplit(b, src) })
+	b.Run("Parse", func(b *testing.B) { thisFormat.BenchParse(b, src) })
+	b.Run("ParseCRLF", func(b *testing.B) { thisFormat.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
+	b.Run("Write", func(b *testing.B) {
+		doc := benchDoc()
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			buf.Reset()
+			if err := Write(&buf, doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkRender is ragit's answer_query.pdl with 500 retrieved chunks of
+// the shared corpus's text: the template step and the whole Parse.
+func BenchmarkRender(b *testing.B) {
+	src, err := os.ReadFile("testdata/upstream/prompts/answer_query.pdl")
+	require.NoError(b, err)
+	var chunks []any
+	size := 0
+	for i, m := range corpus.Conversation(1 << 20).Messages {
+		text := m.Text()
+		chunks = append(chunks, map[string]any{"source": fmt.Sprintf("docs/%d.md", i), "pdl_data": escape(text)})
+		size += len(text)
+		if len(chunks) == 500 {
+			break
+		}
+	}
+	ctx := map[string]any{"query": "Why did the rollout stall?", "chunks": chunks}
+	b.Run("Render", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Render(src, Context(ctx)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Parse", func(b *testing.B) {
+		b.SetBytes(int64(size))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Parse(src, Context(ctx)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestDeepNesting: deep brackets in the template or the schema give an
+// error promptly, never a stack overflow or a hang.
+func TestDeepNesting(t *testing.T) {
+	for name, src := range map[string]string{
+		"1 MB of {":           "<|user|>\n" + strings.Repeat("{", 1<<20),
+		"{{ ((((":             "<|user|>\n{{ " + strings.Repeat("(", 100000) + " }}",
+		"schema [[[[":         "<|schema|>\n" + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n<|user|>\nq",
+		"schema of 1 MB of {": "<|schema|>\n" + strings.Repeat("{", 1<<20) + "\n<|user|>\nq",
+		"nested if blocks":    "<|user|>\n" + strings.Repeat("{% if true %}", 100000),
+		"1 MB line of <|x|>":  "<|user|>\n" + strings.Repeat("<|x|>", 1<<18),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Parse([]byte(src))
+			require.Error(t, err)
+		})
+	}
+	// Text that only looks like the start of tokens is text.
+	doc, err := Parse([]byte("<|user|>\n" + strings.Repeat("<|", 1<<19)))
+	require.NoError(t, err)
+	require.Len(t, doc.Messages[0].Content, 1)
+}

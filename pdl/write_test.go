@@ -1,0 +1,116 @@
+package pdl
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWriteCanonical(t *testing.T) {
+	doc := &promptfmt.Document{
+		Meta: map[string]any{SchemaKey: "{ name: str, age: int { min: 0 } }"},
+		Messages: []promptfmt.Message{
+			promptfmt.NewMessage("system", "Extract the person."),
+			{Role: "user", Content: []promptfmt.ContentPart{
+				promptfmt.Text("Who is this?\n\n"),
+				{Kind: promptfmt.KindImage, MediaType: "image/jpeg", Value: png},
+			}},
+			promptfmt.NewMessage("assistant", `{"name": "Bae", "age": 29}`),
+			promptfmt.NewMessage(RoleReasoning, "The name tag says Bae."),
+			promptfmt.NewMessage("user", "And this one?"),
+		},
+	}
+	want := "<|schema|>\n\n{ name: str, age: int { min: 0 } }\n\n" +
+		"<|system|>\n\nExtract the person.\n\n" +
+		"<|user|>\n\nWho is this?\n\n<|raw_media(jpg:" + png + ")|>\n\n" +
+		"<|assistant|>\n\n{\"name\": \"Bae\", \"age\": 29}\n\n" +
+		"<|reasoning|>\n\nThe name tag says Bae.\n\n" +
+		"<|user|>\n\nAnd this one?\n"
+	out := thisFormat.RoundTrip(t, doc)
+	require.Equal(t, want, string(out))
+}
+
+// TestWriteEscapes: text that would read as a separator, a token, an
+// entity or template syntax is written so that it reads back as itself.
+func TestWriteEscapes(t *testing.T) {
+	for _, tc := range []struct{ text, written string }{
+		{"<|user|>", "&lt;|user|>"},
+		{"a\n<|system|>\nb", "a\n&lt;|system|>\nb"},
+		{"see <|media(/etc/passwd)|>", "see &lt;|media(/etc/passwd)|>"},
+		{"x |> y <| z", "x |> y &lt;| z"},
+		{"&lt; &gt; &amp; & &amp;lt;", "&amp;lt; &amp;gt; &amp;amp; & &amp;amp;lt;"},
+		{"Q&A", "Q&A"},
+		{"{{ name }}", "{% raw %}{{ name }}{% endraw %}"},
+		{"{% if x %}{# c #}", "{% raw %}{% if x %}{# c #}{% endraw %}"},
+		{"a {% endraw %} b {%- endraw %}", `{% raw %}a {% endraw %}{{ "{%" }}{% raw %} endraw %} b {% endraw %}{{ "{%" }}{% raw %}- endraw %}{% endraw %}`},
+		{"{ not a tag } {", "{ not a tag } {"},
+		{"<|raw_media(png:" + png + ")|> {{x}} &lt;", "{% raw %}&lt;|raw_media(png:" + png + ")|> {{x}} &amp;lt;{% endraw %}"},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			doc := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", tc.text)}}
+			out := thisFormat.RoundTrip(t, doc)
+			require.Equal(t, "<|user|>\n\n"+tc.written+"\n", string(out))
+		})
+	}
+}
+
+func TestWriteShapes(t *testing.T) {
+	img := promptfmt.ContentPart{Kind: promptfmt.KindImage, MediaType: "image/png", Value: png}
+	for _, tc := range []struct {
+		name string
+		msgs []promptfmt.Message
+	}{
+		{"empty middle message", []promptfmt.Message{promptfmt.NewMessage("user", "a"), {Role: "assistant"}, promptfmt.NewMessage("user", "b")}},
+		{"two images, nothing between", []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{img, img}}}},
+		{"white space between images", []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{img, promptfmt.Text("\n \n"), img}}}},
+		{"system alone... then user", []promptfmt.Message{{Role: "system"}, promptfmt.NewMessage("user", "q")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			thisFormat.RoundTrip(t, &promptfmt.Document{Messages: tc.msgs})
+		})
+	}
+	// Adjacent text parts are one part in PDL.
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a"), promptfmt.Text("b")}}}}))
+	require.Equal(t, "<|user|>\n\nab\n", out.String())
+}
+
+func TestWriteUnsupported(t *testing.T) {
+	user := promptfmt.NewMessage("user", "q")
+	for _, tc := range []struct {
+		name string
+		doc  promptfmt.Document
+		want string
+	}{
+		{"role", promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool", "x"), user}}, `message 1: role "tool"`},
+		{"name", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Name: "Ann", Content: user.Content}}}, `the name "Ann"`},
+		{"metadata", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Metadata: map[string]any{"k": 1}, Content: user.Content}}}, "message metadata"},
+		{"disabled", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Disabled: true, Content: user.Content}}}, "a disabled message"},
+		{"document metadata", promptfmt.Document{Meta: map[string]any{"model": "x"}, Messages: []promptfmt.Message{user}}, `metadata "model"`},
+		{"schema not text", promptfmt.Document{Meta: map[string]any{SchemaKey: int64(1)}, Messages: []promptfmt.Message{user}}, "a schema that is not text"},
+		{"schema that does not parse", promptfmt.Document{Meta: map[string]any{SchemaKey: "{ x: }"}, Messages: []promptfmt.Message{user}}, "a schema that does not parse"},
+		{"schema with a separator line", promptfmt.Document{Meta: map[string]any{SchemaKey: "int\n<|user|>"}, Messages: []promptfmt.Message{user}}, "reads as a turn separator"},
+		{"tool part", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindToolCall, Value: "{}"}}}}}, "a tool_call part"},
+		{"image URL", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/png", Value: "https://x/a.png"}}}}}, "not base64 data"},
+		{"image type", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/bmp", Value: png}}}}}, `media type "image/bmp"`},
+		{"image detail", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/png", Value: png, Detail: "high"}}}}}, "detail"},
+		{"leading white space", promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "  q")}}, "whitespace at the start or end"},
+		{"trailing newline", promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "q\n")}}, "whitespace at the start or end"},
+		{"empty last", promptfmt.Document{Messages: []promptfmt.Message{user, {Role: "assistant"}}}, "an empty last message"},
+		{"ends with assistant", promptfmt.Document{Messages: []promptfmt.Message{user, promptfmt.NewMessage("assistant", "a")}}, "an assistant message at the end"},
+		{"two users", promptfmt.Document{Messages: []promptfmt.Message{user, user}}, "message 2: a second user message in a row"},
+		{"system later", promptfmt.Document{Messages: []promptfmt.Message{user, promptfmt.NewMessage("system", "s"), user}}, "a system message after the first"},
+		{"no messages", promptfmt.Document{Meta: map[string]any{SchemaKey: "int"}}, "no message for the model"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := Write(&out, &tc.doc)
+			require.ErrorContains(t, err, tc.want)
+			var ue *promptfmt.UnsupportedError
+			require.ErrorAs(t, err, &ue)
+			require.Zero(t, out.Len(), "nothing is written on error")
+		})
+	}
+}
