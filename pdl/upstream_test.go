@@ -92,8 +92,8 @@ func TestRagitPrompts(t *testing.T) {
 }
 
 type upstreamCase struct {
-	Name          string         `json:"name"`
-	PDL           string         `json:"pdl"`
+	Name          string          `json:"name"`
+	PDL           string          `json:"pdl"`
 	Context       json.RawMessage `json:"context"`
 	BrokenContext json.RawMessage `json:"broken_context"`
 	Expected      *struct {
