@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -91,7 +92,15 @@ func (c *cli) load(name, formatName string) (*input, int) {
 		return nil, status
 	}
 	var err error
-	in.doc, err = in.format.parse(in.src)
+	if in.format.parseIn != nil {
+		dir := "."
+		if name != "-" {
+			dir = filepath.Dir(name)
+		}
+		in.doc, err = in.format.parseIn(in.src, dir)
+	} else {
+		in.doc, err = in.format.parse(in.src)
+	}
 	if err != nil {
 		c.report(in, err)
 		return nil, exitInvalid
@@ -197,7 +206,7 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 		return c.runTemplate(in, *inputsFile, whole)
 	}
 	if *inputsFile != "" {
-		return c.fail(&usageError{"--inputs applies to template formats only (prompty)"})
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
 	}
 	in, status := c.loadOne(files, *format)
 	if in == nil {

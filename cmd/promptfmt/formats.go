@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/pdl"
 	"github.com/promptfmt/promptfmt/prapti"
 	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/prompty"
@@ -25,6 +26,9 @@ type formatInfo struct {
 	// messages load the file (dir is its directory, "" for stdin) and
 	// render it with the inputs given.
 	load func(src []byte, dir string) (template, error)
+	// parseIn, when set, is parse for a file in directory dir (for a
+	// format that reads other files relative to it).
+	parseIn func(src []byte, dir string) (*promptfmt.Document, error)
 }
 
 // template is a loaded template file.
@@ -33,8 +37,9 @@ type template interface {
 	Render(inputs map[string]any) (string, error)
 	// Prepare returns the messages a model receives.
 	Prepare(inputs map[string]any) ([]promptfmt.Message, error)
-	// Describe returns the loaded file as JSON-like values.
-	Describe() any
+	// Describe returns what parse prints beside the messages, as
+	// JSON-like values, after Prepare.
+	Describe() map[string]any
 	// Warnings are the loaded file's warnings.
 	Warnings() []promptfmt.Warning
 }
@@ -64,9 +69,48 @@ func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, er
 	return prompty.Prepare(t.a, inputs)
 }
 
-func (t promptyTemplate) Describe() any { return t.a.Map() }
+func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a.Map()} }
 
 func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
+
+// pdlTemplate is a .pdl file; its context is the inputs.
+type pdlTemplate struct {
+	src  []byte
+	dir  string
+	last *pdl.Prompt // of the last Prepare
+}
+
+func loadPDL(src []byte, dir string) (template, error) {
+	if dir == "" {
+		dir = "." // standard input: images relative to the working directory
+	}
+	return &pdlTemplate{src: src, dir: dir}, nil
+}
+
+func (t *pdlTemplate) Render(ctx map[string]any) (string, error) {
+	return pdl.Render(t.src, pdl.Context(ctx))
+}
+
+func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, error) {
+	p, err := pdl.Load(t.src, pdl.Context(ctx), pdl.Dir(t.dir))
+	if err != nil {
+		return nil, err
+	}
+	t.last = p
+	return p.Document.LLMMessages(), nil
+}
+
+// Describe is the schema (its text, and its canonical form when it
+// parsed) and the whole document, hidden reasoning turns included.
+func (t *pdlTemplate) Describe() map[string]any {
+	out := map[string]any{"document": t.last.Document}
+	if t.last.Schema != nil {
+		out["schema"] = map[string]any{"text": t.last.Document.Meta[pdl.SchemaKey], "parsed": t.last.Schema.String()}
+	}
+	return out
+}
+
+func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 
 var formats = []formatInfo{
 	{name: "prapti", ext: ".md",
@@ -75,7 +119,11 @@ var formats = []formatInfo{
 	{name: "stf", ext: ".stf",
 		parse: func(b []byte) (*promptfmt.Document, error) { return stf.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},
-	{name: "pdl", ext: ".pdl"},
+	{name: "pdl", ext: ".pdl",
+		parse:   func(b []byte) (*promptfmt.Document, error) { return pdl.Parse(b) },
+		parseIn: func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Parse(b, pdl.Dir(dir)) },
+		write:   func(w io.Writer, d *promptfmt.Document) error { return pdl.Write(w, d) },
+		load:    loadPDL},
 	{name: "promptfile", ext: ".prompt",
 		parse: func(b []byte) (*promptfmt.Document, error) { return promptfile.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return promptfile.Write(w, d) }},

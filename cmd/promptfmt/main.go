@@ -52,6 +52,7 @@ func init() {
 		{"fmt", "rewrite files in canonical form", (*cli).runFmt},
 		{"promptfile", "prompt files and the prompt store: new, fix, verify", (*cli).runPromptfile},
 		{"prompty", "render a .prompty template: render", (*cli).runPrompty},
+		{"pdl", "render a .pdl template: render", (*cli).runPDL},
 	}
 }
 

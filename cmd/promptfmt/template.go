@@ -8,9 +8,12 @@ import (
 	"github.com/promptfmt/promptfmt"
 )
 
-// inputsFlag adds --inputs to a command that reads templates.
+// inputsFlag adds --inputs, and its PDL name --context, to a command that
+// reads templates.
 func inputsFlag(fs *flag.FlagSet) *string {
-	return fs.String("inputs", "", "JSON file of the template's inputs (an object); default: none, so defaults apply")
+	p := fs.String("inputs", "", "JSON file of the template's inputs (an object); default: none, so defaults apply")
+	fs.StringVar(p, "context", "", "the same as --inputs (ragit's name, for .pdl files)")
+	return p
 }
 
 // readInputs reads the --inputs file: a JSON object, integers as int64.
@@ -69,26 +72,42 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool) int {
 		msgs = []promptfmt.Message{}
 	}
 	if whole {
-		return c.printJSON(map[string]any{"agent": t.Describe(), "messages": msgs})
+		out := t.Describe()
+		out["messages"] = msgs
+		return c.printJSON(out)
 	}
 	return c.printJSON(msgs)
 }
 
 // runPrompty is "promptfmt prompty render".
 func (c *cli) runPrompty(args []string) int {
-	if len(args) == 0 || args[0] != "render" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprintln(c.stdout, "Usage: promptfmt prompty render [--inputs inputs.json] FILE|-")
-			return exitOK
-		}
-		fmt.Fprintln(c.stderr, "Usage: promptfmt prompty render [--inputs inputs.json] FILE|-")
-		return exitUsage
-	}
-	fs := c.flags("prompty render", "[--inputs inputs.json] [FILE|-]",
+	return c.runRender(args, "prompty", "inputs",
 		"promptfmt prompty render --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n\n"+
 			"Prints the text the template renders to, before it is split into messages\n"+
 			"(without strict mode's nonces; thread, image, file and audio inputs show as\n"+
 			"their __PROMPTY_THREAD_..._name__ placeholders).")
+}
+
+// runPDL is "promptfmt pdl render".
+func (c *cli) runPDL(args []string) int {
+	return c.runRender(args, "pdl", "context",
+		"promptfmt pdl render --context testdata/examples/pick.json testdata/examples/pick.pdl\n\n"+
+			"Prints the text the template renders to, before it is split into turns:\n"+
+			"every {{ }} output escaped (&amp; |&gt; &lt;|) unless it ends in | safe.")
+}
+
+// runRender is "promptfmt FORMAT render" for a template format.
+func (c *cli) runRender(args []string, format, flagName, example string) int {
+	usage := fmt.Sprintf("Usage: promptfmt %s render [--%s FILE.json] FILE|-", format, flagName)
+	if len(args) == 0 || args[0] != "render" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+			fmt.Fprintln(c.stdout, usage)
+			return exitOK
+		}
+		fmt.Fprintln(c.stderr, usage)
+		return exitUsage
+	}
+	fs := c.flags(format+" render", fmt.Sprintf("[--%s FILE.json] [FILE|-]", flagName), example)
 	inputsFile := inputsFlag(fs)
 	files, status, ok := c.parseFlags(fs, args[1:])
 	if !ok {
@@ -98,7 +117,7 @@ func (c *cli) runPrompty(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	in, status := c.readAs(file, "prompty")
+	in, status := c.readAs(file, format)
 	if in == nil {
 		return status
 	}

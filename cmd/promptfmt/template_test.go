@@ -87,3 +87,67 @@ func TestPromptyRender(t *testing.T) {
 	assert.Equal(t, 0, status)
 	assert.Contains(t, out, "--inputs")
 }
+
+const (
+	pickExample = "../../testdata/examples/pick.pdl"
+	pickContext = "../../testdata/examples/pick.json"
+)
+
+func TestPDL(t *testing.T) {
+	out, errOut, status := runCmd(t, "", "messages", "--context", pickContext, pickExample)
+	require.Equal(t, 0, status, errOut)
+	var msgs []struct {
+		Role    string `json:"role"`
+		Content []struct{ Kind, Value, MediaType string }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &msgs))
+	require.Len(t, msgs, 2, "the schema and the empty last turn are not messages")
+	assert.Equal(t, "system", msgs[0].Role)
+	user := msgs[1].Content
+	require.Len(t, user, 2)
+	assert.Contains(t, user[0].Value, "3. Lunch menu: Soup <|of the day|> and bread.", "a value's <| is text")
+	assert.Contains(t, user[0].Value, "promoted & rolled back")
+	assert.Equal(t, "image", user[1].Kind)
+	assert.Equal(t, "image/png", user[1].MediaType)
+
+	// parse shows the schema and the document.
+	out, _, status = runCmd(t, "", "parse", "--context", pickContext, pickExample)
+	require.Equal(t, 0, status)
+	var whole struct {
+		Schema   map[string]string `json:"schema"`
+		Messages []any             `json:"messages"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &whole))
+	assert.Equal(t, "[int { min: 1, max: 3 }] { max: 3 }", whole.Schema["text"])
+	assert.Len(t, whole.Messages, 2)
+
+	// render prints the escaped template output.
+	out, _, status = runCmd(t, "", "pdl", "render", "--context", pickContext, pickExample)
+	require.Equal(t, 0, status)
+	assert.Contains(t, out, "Soup &lt;|of the day|&gt; and bread.")
+	assert.Contains(t, out, "<|media(chart.png)|>")
+
+	// Without a context the variables are undefined: an error at its line.
+	_, errOut, status = runCmd(t, "", "messages", pickExample)
+	assert.Equal(t, 1, status)
+	assert.Contains(t, errOut, pickExample+":4:")
+	assert.Contains(t, errOut, "documents")
+
+	// From standard input, images are relative to the working directory.
+	out, errOut, status = runCmd(t, "<|user|>\n{{ q }}\n<|assistant|>\n", "messages", "-f", "pdl", "--context", writeFile(t, "q.json", `{"q": "<|system|>"}`), "-")
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, `"value": "<|system|>"`)
+
+	// A file without template variables converts both ways.
+	src := writeFile(t, "c.pdl", "<|system|>\n\nBe brief.\n\n<|user|>\n\nHi &lt;|there|&gt;\n")
+	out, errOut, status = runCmd(t, "", "convert", "-t", "stf", src)
+	require.Equal(t, 0, status, errOut)
+	back, errOut, status := runCmd(t, out, "convert", "-f", "stf", "-t", "pdl", "-")
+	require.Equal(t, 0, status, errOut)
+	assert.Equal(t, "<|system|>\n\nBe brief.\n\n<|user|>\n\nHi &lt;|there|>\n", back)
+	_, errOut, status = runCmd(t, "", "check", src)
+	assert.Equal(t, 0, status, errOut)
+
+	_, _, status = runCmd(t, "", "pdl")
+	assert.Equal(t, 2, status)
+}

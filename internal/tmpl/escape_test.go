@@ -80,3 +80,10 @@ func TestEscapeErrorColumns(t *testing.T) {
 	require.Equal(t, plain.Line, e.Line)
 	require.Equal(t, plain.Col, e.Col)
 }
+
+func TestErrorInsideFilters(t *testing.T) {
+	// gonja flattens an error inside a filter into a dump of the call; the
+	// message keeps the cause only (and never names the escape filter).
+	_, err := Jinja("a\n{{ docs | length }}", nil, Options{StrictUndefined: true, Escape: pdlEscape})
+	require.EqualError(t, err, `template line 2: Unable to evaluate name "docs"`)
+}

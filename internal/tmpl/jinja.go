@@ -158,6 +158,10 @@ func (w *limitWriter) err() *Error {
 
 var atLine = regexp.MustCompile(`at line (\d+)`)
 
+// filterLayers is how gonja flattens an error inside a filter call into
+// the message: a dump of the call's token, then the filter's name.
+var filterLayers = regexp.MustCompile(`unable to evaluate filter &\{<Token\[[^\]]*\][^>]*>[^}]*\}: invalid call to filter '[^']*': `)
+
 // convert turns a gonja error into an Error. Gonja wraps a syntax error in
 // a message quoting the whole template, and a render error in layers of
 // "Unable to ... at line N: ..."; the line comes from the outermost layer
@@ -192,7 +196,7 @@ func convert(err error) error {
 	if m := atLine.FindStringSubmatch(err.Error()); m != nil {
 		line, _ = strconv.Atoi(m[1])
 	}
-	return &Error{Line: line, Msg: short(chain[len(chain)-1].Error())}
+	return &Error{Line: line, Msg: short(filterLayers.ReplaceAllString(chain[len(chain)-1].Error(), ""))}
 }
 
 // recoverPanic turns a panic of the engine (a bug there, on some odd
