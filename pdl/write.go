@@ -24,8 +24,9 @@ import (
 // express is an error naming it (an *UnsupportedError for each thing,
 // joined): other roles, names, metadata, disabled messages, parts other
 // than text and images, whitespace at either end of a message (turns are
-// trimmed), an empty last message (dropped on reading), and an order of
-// turns strict reading refuses. The result is read back before it is
+// trimmed), and an order of turns strict reading refuses. An empty last
+// message is followed by an empty <|assistant|> turn, as in ragit's
+// prompts, since reading drops an empty last turn. The result is read back before it is
 // written, so what Write accepts, Parse returns unchanged.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	out, err := write(doc)
@@ -100,6 +101,11 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		turn(role, body)
 	}
 	checkOrder(doc, fail)
+	if emptyLast(doc) {
+		// Reading drops an empty last turn, so it is kept by one more, as
+		// ragit's prompts end.
+		turn("assistant", "")
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -182,8 +188,6 @@ func checkOrder(doc *promptfmt.Document, fail func(int, string, ...any)) {
 	switch {
 	case n == 0:
 		fail(-1, "no message for the model (strict PDL refuses an empty file)")
-	case len(doc.Messages[last].Content) == 0:
-		fail(last, "an empty last message (reading drops it)")
 	case doc.Messages[last].Role == RoleAssistant:
 		fail(last, "an assistant message at the end (strict PDL refuses it; the model answers after the last message)")
 	}
@@ -225,6 +229,16 @@ func protect(s string) string {
 	b.WriteString(s)
 	b.WriteString("{% endraw %}")
 	return b.String()
+}
+
+// emptyLast reports whether the last message the model gets is empty.
+func emptyLast(doc *promptfmt.Document) bool {
+	for i := len(doc.Messages) - 1; i >= 0; i-- {
+		if m := doc.Messages[i]; !m.Hidden() {
+			return len(m.Content) == 0 || (len(m.Content) == 1 && m.Content[0].Kind == promptfmt.KindText && m.Content[0].Value == "")
+		}
+	}
+	return false
 }
 
 // canonical is doc as PDL keeps it: the schema trimmed, adjacent text
