@@ -209,25 +209,30 @@ func escapeText(s string) string {
 // endraw is what ends a {% raw %} block in gonja's lexer.
 var endraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
 
-// protect puts text holding template syntax inside {% raw %}; an endraw
-// tag inside it is written as an output of its "{%".
+// protect puts text holding template syntax inside {% raw %}. A raw block
+// cannot hold its own end tag, so the text is cut before each "{%" that
+// would end it, and that "{%" is written as an output: {{ "{%" }}. Gonja
+// fails on an empty raw block, so there is none.
 func protect(s string) string {
 	if !hasTags(s) {
 		return s
 	}
 	var b strings.Builder
-	b.WriteString("{% raw %}")
+	raw := func(seg string) {
+		if seg != "" {
+			b.WriteString("{% raw %}" + seg + "{% endraw %}")
+		}
+	}
 	for {
 		loc := endraw.FindStringIndex(s)
 		if loc == nil {
 			break
 		}
-		b.WriteString(s[:loc[0]])
-		b.WriteString(`{% endraw %}{{ "{%" }}{% raw %}`)
+		raw(s[:loc[0]])
+		b.WriteString(`{{ "{%" }}`)
 		s = s[loc[0]+2:]
 	}
-	b.WriteString(s)
-	b.WriteString("{% endraw %}")
+	raw(s)
 	return b.String()
 }
 

@@ -2,6 +2,8 @@ package pdl
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -45,6 +47,8 @@ func TestWriteEscapes(t *testing.T) {
 		{"{{ name }}", "{% raw %}{{ name }}{% endraw %}"},
 		{"{% if x %}{# c #}", "{% raw %}{% if x %}{# c #}{% endraw %}"},
 		{"a {% endraw %} b {%- endraw %}", `{% raw %}a {% endraw %}{{ "{%" }}{% raw %} endraw %} b {% endraw %}{{ "{%" }}{% raw %}- endraw %}{% endraw %}`},
+		{"{% endraw %}", `{{ "{%" }}{% raw %} endraw %}{% endraw %}`},
+		{"a{{% endraw %}", `{% raw %}a{{% endraw %}{{ "{%" }}{% raw %} endraw %}{% endraw %}`},
 		{"{ not a tag } {", "{ not a tag } {"},
 		{"<|raw_media(png:" + png + ")|> {{x}} &lt;", "{% raw %}&lt;|raw_media(png:" + png + ")|> {{x}} &amp;lt;{% endraw %}"},
 	} {
@@ -118,5 +122,58 @@ func TestWriteUnsupported(t *testing.T) {
 			require.ErrorAs(t, err, &ue)
 			require.Zero(t, out.Len(), "nothing is written on error")
 		})
+	}
+}
+
+// TestWriteProperty: random documents that strict PDL can hold, built
+// from pieces that look like PDL syntax, come back equal from Write and
+// Parse (RoundTrip also checks the text is a fixed point).
+func TestWriteProperty(t *testing.T) {
+	pieces := []string{
+		"a", "Hello", " ", "\n", "\n\n", "<|", "|>", "<|user|>", "\n<|system|>\n", "<|media(x.png)|>",
+		"&", "&lt;", "&gt;", "&amp;", "&amp;lt;", "{{", "}}", "{%", "%}", "{#", "#}", "{% endraw %}",
+		"{%- endraw", "{% raw %}", "é", "\t", "<", ">", "|", "%", "{", "\r",
+	}
+	img := promptfmt.ContentPart{Kind: promptfmt.KindImage, MediaType: "image/gif", Value: png}
+	r := rand.New(rand.NewPCG(1, 2))
+	text := func() string {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return strings.TrimSpace(strings.ReplaceAll(b.String(), "\r", "\n"))
+	}
+	for i := range 2000 {
+		var doc promptfmt.Document
+		if r.IntN(4) == 0 {
+			doc.Meta = map[string]any{SchemaKey: "{ a: [int { min: -1 }], 'b{{': str }"}
+		}
+		roles := []string{"user", "assistant"}
+		if r.IntN(3) == 0 {
+			doc.Messages = append(doc.Messages, promptfmt.NewMessage("system", text()))
+		}
+		n := 1 + 2*r.IntN(3)
+		for j := range n {
+			m := promptfmt.Message{Role: roles[j%2]}
+			for range r.IntN(4) {
+				if r.IntN(3) == 0 {
+					m.Content = append(m.Content, img)
+				} else if s := text(); s != "" {
+					m.Content = append(m.Content, promptfmt.Text(s))
+				}
+			}
+			doc.Messages = append(doc.Messages, m)
+			if r.IntN(5) == 0 {
+				doc.Messages = append(doc.Messages, promptfmt.NewMessage(RoleReasoning, "think "+text()))
+			}
+		}
+		c := canonical(&doc)
+		// Whitespace at a message's ends is refused, not a failure here.
+		var out bytes.Buffer
+		if err := Write(&out, c); err != nil {
+			require.Contains(t, err.Error(), "whitespace at the start or end", "document %d", i)
+			continue
+		}
+		thisFormat.RoundTrip(t, c)
 	}
 }
