@@ -95,9 +95,10 @@ type parser struct {
 	doc       *promptfmt.Document
 	schema    *schema.Schema
 	hasSchema bool
-	seps      []int // rendered offset of each message's separator line
-	sepLine   int   // rendered line of the open turn's separator
-	tokens    bool  // the open turn's text holds "<|"
+	seps      []int                   // rendered offset of each message's separator line
+	sepLine   int                     // rendered line of the open turn's separator
+	tokens    bool                    // the open turn's text holds "<|"
+	slab      []promptfmt.ContentPart // text parts of turns without tokens
 }
 
 var separatorRoles = [...]string{"user", "system", "assistant", "schema", "reasoning"}
@@ -146,6 +147,12 @@ func (p *parser) split() error {
 	role, sep, start := "", -1, 0 // the open turn: role "" before the first separator
 	line, counted := 1, 0         // line is the number of the line at offset counted
 	p.tokens = false
+	// Every separator holds "<|": room for them all, and one text part
+	// each, saves growing the slices of a large file many times.
+	n := strings.Count(r, "<|") + 1
+	p.doc.Messages = make([]promptfmt.Message, 0, n)
+	p.seps = make([]int, 0, n)
+	p.slab = make([]promptfmt.ContentPart, 0, n)
 	for pos := 0; pos < len(r); {
 		i := strings.Index(r[pos:], "<|")
 		if i < 0 {
