@@ -235,16 +235,18 @@ func equalMaps(a, b map[string]any) bool {
 	}
 	for k, x := range a {
 		y, ok := b[k]
-		if !ok || !equalValues(x, y) {
+		if !ok || !EqualValues(x, y) {
 			return false
 		}
 	}
 	return true
 }
 
-// equalValues is reflect.DeepEqual but for NaN, which equals itself here:
-// a document holding NaN has the same value after a round trip.
-func equalValues(x, y any) bool {
+// EqualValues reports whether two JSON-like values are equal: integers
+// and floats differ, map key order does not matter, a nil map equals an
+// empty one, and NaN equals itself (so a document holding NaN has the same
+// value after a round trip).
+func EqualValues(x, y any) bool {
 	switch x := x.(type) {
 	case float64:
 		y, ok := y.(float64)
@@ -258,7 +260,7 @@ func equalValues(x, y any) bool {
 			return false
 		}
 		for i := range x {
-			if !equalValues(x[i], y[i]) {
+			if !EqualValues(x[i], y[i]) {
 				return false
 			}
 		}

@@ -410,7 +410,7 @@ func (s *Schema) pick(output string) (text string, depth int, msg string) {
 		}
 		return ok
 	}
-	same := func() bool { return equalJSON(first, v) }
+	same := func() bool { return promptfmt.EqualValues(first, v) } // serde_json's equality: 1 and 1.0 differ
 	scan(output, func(k candKind, sp span) bool {
 		if k != want {
 			return true
@@ -444,51 +444,6 @@ func parseI128(t string) (neg bool, digits string, ok bool) {
 	return neg, t, true
 }
 
-// equalJSON is serde_json's Value equality on decoded values: integers and
-// floats differ, object key order does not matter.
-func equalJSON(a, b any) bool {
-	switch a := a.(type) {
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !equalJSON(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, x := range a {
-			y, ok := b[k]
-			if !ok || !equalJSON(x, y) {
-				return false
-			}
-		}
-		return true
-	case nil:
-		return b == nil
-	case bool:
-		b, ok := b.(bool)
-		return ok && a == b
-	case string:
-		b, ok := b.(string)
-		return ok && a == b
-	case int64:
-		b, ok := b.(int64)
-		return ok && a == b
-	case float64:
-		b, ok := b.(float64)
-		return ok && a == b
-	}
-	return false
-}
-
 // lines calls f with each line of s as Rust's str::lines splits them: at
 // "\n", dropping one "\r" before it; no empty line after a final "\n". It
 // stops when f returns false.
@@ -514,17 +469,17 @@ func extractCode(s string) (code, msg string) {
 		inside
 		after
 	)
-	state, fence := before, 0
+	state, open := before, 0 // open: the opening fence's backticks
 	var b strings.Builder
 	nlines := 0
 	lines(s, func(line string) bool {
 		switch state {
 		case before:
-			if n := openingFence(line); n > 0 {
-				state, fence = inside, n
+			if n := fence(line, true); n > 0 {
+				state, open = inside, n
 			}
 		case inside:
-			if n := closingFence(line); n >= fence {
+			if n := fence(line, false); n >= open {
 				state = after
 				return true
 			}
@@ -534,7 +489,7 @@ func extractCode(s string) (code, msg string) {
 			b.WriteString(line)
 			nlines++
 		case after:
-			if openingFence(line) > 0 {
+			if fence(line, true) > 0 {
 				msg = "It seems like your response has more than 1 code block. Please give me exactly 1 code block."
 				return false
 			}
@@ -554,10 +509,10 @@ func alnum(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
-// openingFence returns the backtick count of an opening fence line (spaces,
-// 3 or more backticks, then optionally a space and an info string of
-// letters, digits and spaces), 0 for any other line.
-func openingFence(line string) int {
+// fence returns the backtick count of a fence line, 0 for any other line:
+// spaces, 3 or more backticks, then spaces. An opening fence (info) may
+// also have an info string of letters, digits and spaces after them.
+func fence(line string, info bool) int {
 	n, done := 0, false
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; {
@@ -566,44 +521,8 @@ func openingFence(line string) int {
 				return 0
 			}
 			n++
-		case alnum(c):
-			if n < 3 {
-				return 0
-			}
-			done = true
-		case c == ' ':
-			if n == 0 {
-				continue
-			}
-			if n < 3 {
-				return 0
-			}
-			done = true
-		default:
-			return 0
-		}
-	}
-	if n < 3 {
-		return 0
-	}
-	return n
-}
-
-// closingFence returns the backtick count of a line of only spaces and 3
-// or more backticks, 0 for any other line.
-func closingFence(line string) int {
-	n, done := 0, false
-	for i := 0; i < len(line); i++ {
-		switch line[i] {
-		case '`':
-			if done {
-				return 0
-			}
-			n++
-		case ' ':
-			if n == 0 {
-				continue
-			}
+		case c == ' ' && n == 0:
+		case c == ' ' || info && alnum(c):
 			if n < 3 {
 				return 0
 			}
