@@ -101,7 +101,9 @@
 //
 // Write emits canonical PDL; see Write. Parse(Write(d)) equals d for every
 // document Write accepts, and Write(Parse(x)) is accepted for every x that
-// Parse reads strictly.
+// Parse reads strictly. Writing a parsed template writes what it rendered
+// to; IsTemplate tells a file whose comments, variables or loops that
+// would lose.
 //
 // # Decisions where upstream or the issue left room
 //

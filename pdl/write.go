@@ -206,6 +206,13 @@ func escapeText(s string) string {
 	return strings.ReplaceAll(s, "<|", "&lt;|")
 }
 
+// The forms Write escapes template syntax with.
+const (
+	rawOpen    = "{% raw %}"
+	rawClose   = "{% endraw %}"
+	openOutput = `{{ "{%" }}` // a "{%" that would end a raw block
+)
+
 // endraw is what ends a {% raw %} block in gonja's lexer.
 var endraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
 
@@ -220,7 +227,7 @@ func protect(s string) string {
 	var b strings.Builder
 	raw := func(seg string) {
 		if seg != "" {
-			b.WriteString("{% raw %}" + seg + "{% endraw %}")
+			b.WriteString(rawOpen + seg + rawClose)
 		}
 	}
 	for {
@@ -229,7 +236,7 @@ func protect(s string) string {
 			break
 		}
 		raw(s[:loc[0]])
-		b.WriteString(`{{ "{%" }}`)
+		b.WriteString(openOutput)
 		s = s[loc[0]+2:]
 	}
 	raw(s)

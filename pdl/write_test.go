@@ -177,3 +177,25 @@ func TestWriteProperty(t *testing.T) {
 		thisFormat.RoundTrip(t, c)
 	}
 }
+
+func TestIsTemplate(t *testing.T) {
+	for src, want := range map[string]bool{
+		"<|user|>\nhi { there }":                              false,
+		"<|user|>\n{% raw %}{{ x }}{% endraw %}":              false,
+		`<|user|>\n{{ "{%" }}{% raw %} endraw %}{% endraw %}`: false,
+		"<|user|>\n{{ x }}":                                   true,
+		"<|user|>\n{# note #}hi":                              true,
+		"<|user|>\n{% if a %}b{% endif %}":                    true,
+		"<|user|>\n{% raw %}never closed":                     true,
+		"<|user|>\n{% raw %}a{% endraw %}{{ y }}":             true,
+		"{": false,
+	} {
+		require.Equal(t, want, IsTemplate([]byte(src)), src)
+	}
+	// What Write makes is never a template.
+	for _, text := range []string{"{{ a }}", "{% endraw %}{#", "a{{% endraw %}"} {
+		var out bytes.Buffer
+		require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", text)}}))
+		require.False(t, IsTemplate(out.Bytes()), out.String())
+	}
+}

@@ -234,6 +234,10 @@ func (c *cli) write(in *input, f *formatInfo) ([]byte, int) {
 	if f.write == nil {
 		return nil, c.fail(f.notBuilt())
 	}
+	if in.format.isTemplate != nil && in.format.isTemplate(in.src) {
+		fmt.Fprintf(c.stderr, "%s: a %s template (comments, variables or loops): writing it would replace them by what they render to; 'promptfmt %s render' shows that\n", in.display(), in.format.name, in.format.name)
+		return nil, exitInvalid
+	}
 	var out bytes.Buffer
 	if err := f.write(&out, in.doc); err != nil {
 		c.report(in, err)

@@ -29,6 +29,9 @@ type formatInfo struct {
 	// parseIn, when set, is parse for a file in directory dir (for a
 	// format that reads other files relative to it).
 	parseIn func(src []byte, dir string) (*promptfmt.Document, error)
+	// isTemplate, when set, says that writing the file back would replace
+	// its template by what it renders to: fmt and convert refuse it.
+	isTemplate func(src []byte) bool
 }
 
 // template is a loaded template file.
@@ -123,7 +126,7 @@ var formats = []formatInfo{
 		parse:   func(b []byte) (*promptfmt.Document, error) { return pdl.Parse(b) },
 		parseIn: func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Parse(b, pdl.Dir(dir)) },
 		write:   func(w io.Writer, d *promptfmt.Document) error { return pdl.Write(w, d) },
-		load:    loadPDL},
+		load:    loadPDL, isTemplate: pdl.IsTemplate},
 	{name: "promptfile", ext: ".prompt",
 		parse: func(b []byte) (*promptfmt.Document, error) { return promptfile.Parse(b) },
 		write: func(w io.Writer, d *promptfmt.Document) error { return promptfile.Write(w, d) }},

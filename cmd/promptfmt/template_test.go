@@ -151,3 +151,14 @@ func TestPDL(t *testing.T) {
 	_, _, status = runCmd(t, "", "pdl")
 	assert.Equal(t, 2, status)
 }
+
+func TestPDLTemplateNotRewritten(t *testing.T) {
+	src := writeFile(t, "t.pdl", "{# a note #}\n<|user|>\n\nHi\n")
+	for _, args := range [][]string{{"fmt", src}, {"convert", "-t", "stf", src}} {
+		_, errOut, status := runCmd(t, "", args...)
+		assert.Equal(t, 1, status, args)
+		assert.Contains(t, errOut, "a pdl template (comments, variables or loops)", args)
+	}
+	_, errOut, status := runCmd(t, "", "check", src)
+	assert.Equal(t, 0, status, errOut)
+}
