@@ -149,6 +149,8 @@ func TestTemplate(t *testing.T) {
 		{"dotted access", "{{ user.name }} is {{ user.age }}", "Bae is 29"},
 		{"comments and whitespace control", "a {#- c -#} b\n{%- if true %} c{% endif %}", "ab c"},
 		{"raw", "{% raw %}{{ topic }}{% endraw %}", "{{ topic }}"},
+		{"default and is defined", `{{ missing | default("none") }} {% if missing is defined %}y{% else %}n{% endif %}`, "none n"},
+		{"arithmetic and ~", `{{ 7 / 2 }} {{ "a" ~ n }} {{ [1, 2] }}`, "3.5 a3 [1, 2]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc, err := Parse([]byte("<|user|>\n"+tc.src), Context(ctx))
