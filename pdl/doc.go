@@ -62,7 +62,7 @@
 // so an author writes &lt;|user|&gt; for a literal "<|user|>".
 //   - media(path): the image type comes from the extension (png, jpg,
 //     jpeg, gif, webp, svg; any case). The path is relative to the Dir
-//     option (ParseFile: the file's directory) and may not leave it: no
+//     option (LoadFile: the file's directory) and may not leave it: no
 //     absolute path, no ".." out, no symbolic link out, unless
 //     AnyMediaPath is given. At most MaxMediaSize bytes (20 MB by default)
 //     are read. Without a directory, media cannot be read.

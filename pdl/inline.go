@@ -144,7 +144,7 @@ func (p *parser) media(name string) (promptfmt.ContentPart, error) {
 		}
 		b, err = confined.ReadFileAnywhere(full, p.c.maxMedia)
 	case p.c.dir == "":
-		err = fmt.Errorf("%s: images cannot be read here (no base directory: use ParseFile or the Dir option)", name)
+		err = fmt.Errorf("%s: images cannot be read here (no base directory: use LoadFile or the Dir option)", name)
 	default:
 		b, err = confined.ReadFile(p.c.dir, name, p.c.maxMedia)
 	}

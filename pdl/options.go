@@ -36,7 +36,7 @@ func Context(ctx map[string]any) Option { return func(c *config) { c.ctx = ctx }
 // Each fallback is recorded as a warning on the Document.
 func NonStrict() Option { return func(c *config) { c.lenient = true } }
 
-// Dir is the directory <|media(path)|> reads from. ParseFile sets it to
+// Dir is the directory <|media(path)|> reads from. LoadFile sets it to
 // the file's directory; without it media cannot be read.
 func Dir(dir string) Option { return func(c *config) { c.dir = dir } }
 

@@ -47,9 +47,9 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	return p.Document, nil
 }
 
-// ParseFile is Parse of the file at path, with images read relative to its
+// LoadFile is Load of the file at path, with images read relative to its
 // directory unless Dir says otherwise.
-func ParseFile(path string, opts ...Option) (*Prompt, error) {
+func LoadFile(path string, opts ...Option) (*Prompt, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -254,9 +254,9 @@ func TestMedia(t *testing.T) {
 		require.NoError(t, err, p)
 		require.Equal(t, base64.StdEncoding.EncodeToString([]byte("x")), doc.Messages[0].Content[0].Value)
 	}
-	// ParseFile reads relative to the file.
+	// LoadFile reads relative to the file.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.pdl"), []byte("<|user|>\n<|media(img/a.WEBP)|>"), 0o644))
-	p, err := ParseFile(filepath.Join(dir, "p.pdl"))
+	p, err := LoadFile(filepath.Join(dir, "p.pdl"))
 	require.NoError(t, err)
 	require.Equal(t, "image/webp", p.Document.Messages[0].Content[0].MediaType)
 }

@@ -61,7 +61,7 @@ func TestRagitPrompts(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := ParseFile("testdata/upstream/prompts/"+tc.name+".pdl", Context(readContext(t, "testdata/contexts/"+tc.name+".json")))
+			p, err := LoadFile("testdata/upstream/prompts/"+tc.name+".pdl", Context(readContext(t, "testdata/contexts/"+tc.name+".json")))
 			require.NoError(t, err)
 			var roles strings.Builder
 			for _, m := range p.Document.Messages {
@@ -87,7 +87,7 @@ func TestRagitPrompts(t *testing.T) {
 		})
 	}
 	// summarize_chunks.pdl is one comment: empty, as upstream says.
-	_, err := ParseFile("testdata/upstream/prompts/summarize_chunks.pdl")
+	_, err := LoadFile("testdata/upstream/prompts/summarize_chunks.pdl")
 	require.ErrorContains(t, err, "A pdl file is empty.")
 }
 
@@ -142,12 +142,12 @@ func TestUpstreamCases(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "images", "sample.webp"), webp, 0o644))
 				file := filepath.Join(pdlDir, "sample1.pdl")
 				require.NoError(t, os.WriteFile(file, []byte(c.PDL), 0o644))
-				_, err := ParseFile(file)
+				_, err := LoadFile(file)
 				require.ErrorContains(t, err, "outside", "deviation: confined by default")
-				p, err := ParseFile(file, AnyMediaPath())
+				p, err := LoadFile(file, AnyMediaPath())
 				require.NoError(t, err)
 				requireImageMessage(t, p, webp, "image/webp")
-				p, err = ParseFile(file, Dir(dir)) // or a base directory that holds both
+				p, err = LoadFile(file, Dir(dir)) // or a base directory that holds both
 				require.Error(t, err, "the path still climbs out of the base directory")
 				_ = p
 				return
