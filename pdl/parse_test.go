@@ -299,9 +299,9 @@ func requirePos(t *testing.T, err error, line, col int) {
 }
 
 func TestRender(t *testing.T) {
-	out, err := Render([]byte("<|user|>\r\n{{ v }}"), Context(map[string]any{"v": "<|x|> & y"}))
+	out, err := Render([]byte("<|user|>\r\n{{ v }}"), Context(map[string]any{"v": "<|x|> & y <|> |<|"}))
 	require.NoError(t, err)
-	require.Equal(t, "<|user|>\n&lt;|x|&gt; &amp; y", out)
+	require.Equal(t, "<|user|>\n&lt;|x|&gt; &amp; y &lt;|&gt; |&lt;|", out, "upstream's three replacements in turn")
 }
 
 func jsonString(t *testing.T, v any) string {

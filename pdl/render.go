@@ -11,8 +11,16 @@ import (
 
 // escape is upstream's escape_pdl_tokens, applied to every {{ }} output
 // not ending in | safe: "&" first, so that the entities the other two make
-// stay distinct from an author's.
-var escape = strings.NewReplacer("&", "&amp;", "|>", "|&gt;", "<|", "&lt;|").Replace
+// stay distinct from an author's; then "|>" and "<|" in turn, as upstream
+// does ("<|>" is "&lt;|&gt;", where one pass would leave the ">").
+func escape(s string) string {
+	if !strings.ContainsAny(s, "&|") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "&", "&amp;")
+	s = strings.ReplaceAll(s, "|>", "|&gt;")
+	return strings.ReplaceAll(s, "<|", "&lt;|")
+}
 
 // unescaper is upstream's unescape_pdl_tokens, applied to the text of
 // user, system and assistant turns (never to the schema). One pass reads
