@@ -309,3 +309,17 @@ func jsonString(t *testing.T, v any) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+func TestCheck(t *testing.T) {
+	// A template: its syntax only, no context needed.
+	doc, err := Check([]byte("<|user|>\n{% for d in documents %}{{ d }}{% endfor %}"))
+	require.NoError(t, err)
+	require.Empty(t, doc.Messages)
+	_, err = Check([]byte("<|user|>\nok {{ a }}\n{{ 1 + }}"))
+	requirePos(t, err, 3, 0)
+	_, err = Check([]byte("<|user|>\n{% if a %}never closed"))
+	require.ErrorContains(t, err, "template")
+	// Not a template: parsed in full.
+	_, err = Check([]byte("<|user|>\na\n<|user|>\nb"))
+	require.ErrorContains(t, err, "<|user|> appeared twice in a row.")
+}

@@ -67,16 +67,36 @@ func (c *config) render(src string) (string, error) {
 	if !hasTags(src) {
 		return src, nil
 	}
-	out, err := tmpl.Jinja(src, c.ctx, tmpl.Options{
-		Dir:             c.templateDir,
-		StrictUndefined: true,
-		LenientIf:       true,
-		Escape:          escape,
-	})
+	out, err := tmpl.Jinja(src, c.ctx, c.tmplOptions())
 	if err != nil {
 		return "", templateError(src, err)
 	}
 	return out, nil
+}
+
+// tmplOptions configure the engine to behave like Tera where ragit relies
+// on it.
+func (c *config) tmplOptions() tmpl.Options {
+	return tmpl.Options{Dir: c.templateDir, StrictUndefined: true, LenientIf: true, Escape: escape}
+}
+
+// Check reads a file as far as it can without a context: a template (see
+// IsTemplate) has its template syntax checked, since its turns depend on
+// the values it is given; any other file is parsed as Parse does. The
+// Document is empty for a template.
+func Check(src []byte, opts ...Option) (*promptfmt.Document, error) {
+	if !IsTemplate(src) {
+		return Parse(src, opts...)
+	}
+	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+		return nil, err
+	}
+	c := newConfig(opts)
+	norm := lines.ToLF(string(src))
+	if err := tmpl.CompileJinja(norm, c.tmplOptions()); err != nil {
+		return nil, templateError(norm, err)
+	}
+	return &promptfmt.Document{}, nil
 }
 
 // templateError positions a template error in the file.

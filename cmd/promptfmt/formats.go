@@ -124,7 +124,7 @@ var formats = []formatInfo{
 		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},
 	{name: "pdl", ext: ".pdl",
 		parse:   func(b []byte) (*promptfmt.Document, error) { return pdl.Parse(b) },
-		parseIn: func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Parse(b, pdl.Dir(dir)) },
+		parseIn: func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, pdl.Dir(dir)) },
 		write:   func(w io.Writer, d *promptfmt.Document) error { return pdl.Write(w, d) },
 		load:    loadPDL, isTemplate: pdl.IsTemplate},
 	{name: "promptfile", ext: ".prompt",

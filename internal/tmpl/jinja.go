@@ -78,34 +78,65 @@ const rootID = "template"
 // Go value gonja reflects over.
 func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 	defer recoverPanic(&err)
-	if err := Check(src); err != nil {
+	c, err := compile(src, o)
+	if err != nil {
 		return "", err
+	}
+	out := newLimitWriter(o.MaxOutput)
+	if err := c.tpl.Execute(out, exec.NewContext(ctx)); err != nil {
+		if out.full {
+			return "", out.err()
+		}
+		return "", c.unshift(convert(err))
+	}
+	return out.b.String(), nil
+}
+
+// CompileJinja reads the Jinja2 template src without rendering it: its
+// syntax errors, with no variables needed.
+func CompileJinja(src string, o Options) (err error) {
+	defer recoverPanic(&err)
+	_, err = compile(src, o)
+	return err
+}
+
+// compiled is a parsed template and how its text was rewritten.
+type compiled struct {
+	tpl  *exec.Template
+	orig string      // the template before wrapOutputs
+	ins  []insertion // what wrapOutputs added
+}
+
+func compile(src string, o Options) (*compiled, error) {
+	if err := Check(src); err != nil {
+		return nil, err
 	}
 	cfg := config.New()
 	cfg.StrictUndefined = o.StrictUndefined
 	env := environment
-	var ins []insertion
 	if o.Escape != nil || o.LenientIf {
 		env = o.environment()
 	}
+	c := &compiled{}
 	if o.Escape != nil {
-		src = lines.ToLF(src) // as gonja's lexer does, so offsets agree
-		orig := src
-		src, ins = wrapOutputs(src)
-		defer func() { err = unshift(err, orig, ins) }()
+		c.orig = lines.ToLF(src) // as gonja's lexer does, so offsets agree
+		src, c.ins = wrapOutputs(c.orig)
 	}
 	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir, escaping: o.Escape != nil}, env)
 	if err != nil {
-		return "", convert(err)
+		return nil, c.unshift(convert(err))
 	}
-	out := newLimitWriter(o.MaxOutput)
-	if err := tpl.Execute(out, exec.NewContext(ctx)); err != nil {
-		if out.full {
-			return "", out.err()
-		}
-		return "", convert(err)
+	c.tpl = tpl
+	return c, nil
+}
+
+// unshift maps an error's column back to the template the author wrote.
+func (c *compiled) unshift(err error) error {
+	var e *Error
+	if len(c.ins) > 0 && errors.As(err, &e) && e.Line > 0 {
+		e.Col = originalColumn(c.orig, c.ins, e.Line, e.Col)
 	}
-	return out.b.String(), nil
+	return err
 }
 
 // environment is the package's environment with the options' escaping
@@ -119,15 +150,6 @@ func (o Options) environment() *exec.Environment {
 		env.ControlStructures = lenientControls
 	}
 	return &env
-}
-
-// unshift maps an error's column back to the template the author wrote.
-func unshift(err error, src string, ins []insertion) error {
-	var e *Error
-	if errors.As(err, &e) && e.Line > 0 {
-		e.Col = originalColumn(src, ins, e.Line, e.Col)
-	}
-	return err
 }
 
 // limitWriter collects output up to a limit.
