@@ -209,7 +209,7 @@ func (p *parser) flush(role string, sep, start, end int) error {
 			return nil
 		}
 		off := start + strings.Index(raw, text[:1])
-		first := firstLine(text)
+		first := lines.First(text)
 		if !p.c.lenient {
 			return p.s.errorf(off, first, "text before the first turn separator: start with <|user|> or <|system|>")
 		}
@@ -239,23 +239,16 @@ func (p *parser) flush(role string, sep, start, end int) error {
 
 func (p *parser) push(sep int, m promptfmt.Message) {
 	if sep >= 0 {
-		m.Line = p.s.sepLine(p.sepLine, strings.TrimSpace(firstLine(p.s.rendered[sep:])))
+		m.Line = p.s.sepLine(p.sepLine, strings.TrimSpace(lines.First(p.s.rendered[sep:])))
 	}
 	p.doc.Messages = append(p.doc.Messages, m)
 	p.seps = append(p.seps, sep)
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // readSchema keeps the schema turn's text and parses it.
 func (p *parser) readSchema(sep, start int, raw string) error {
 	if p.hasSchema && !p.c.lenient {
-		return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "<|schema|> appeared multiple times.")
+		return p.s.errorf(sep, strings.TrimSpace(lines.First(p.s.rendered[sep:])), "<|schema|> appeared multiple times.")
 	}
 	p.hasSchema = true
 	text := strings.TrimSpace(raw)
@@ -271,9 +264,9 @@ func (p *parser) readSchema(sep, start int, raw string) error {
 		}
 		off := start + min(pe.Offset, len(raw))
 		span := raw[min(pe.Offset, len(raw)):]
-		span = firstLine(strings.TrimRightFunc(span, unicode.IsSpace))
+		span = lines.First(strings.TrimRightFunc(span, unicode.IsSpace))
 		if span == "" {
-			span = firstLine(strings.TrimSpace(raw))
+			span = lines.First(strings.TrimSpace(raw))
 			off = start + max(strings.Index(raw, span), 0)
 		}
 		e := p.s.errorf(off, span, "schema: %s", pe.Message())
@@ -315,7 +308,7 @@ func (p *parser) validate() error {
 		}
 		at := func(msg string) error {
 			sep := p.seps[i]
-			return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "%s", msg)
+			return p.s.errorf(sep, strings.TrimSpace(lines.First(p.s.rendered[sep:])), "%s", msg)
 		}
 		switch {
 		case m.Role == prev && m.Role == RoleUser:
@@ -332,7 +325,7 @@ func (p *parser) validate() error {
 	}
 	if p.doc.Messages[last].Role == RoleAssistant {
 		sep := p.seps[last]
-		return p.s.errorf(sep, strings.TrimSpace(firstLine(p.s.rendered[sep:])), "A pdl file ends with <|assistant|>.")
+		return p.s.errorf(sep, strings.TrimSpace(lines.First(p.s.rendered[sep:])), "A pdl file ends with <|assistant|>.")
 	}
 	return nil
 }

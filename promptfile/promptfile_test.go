@@ -12,6 +12,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/corpus"
 	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -212,7 +213,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if m := doc.Messages[0].Text(); strings.TrimSpace(firstLine(m)) == "" && strings.TrimSpace(m) != "" {
+		if m := doc.Messages[0].Text(); strings.TrimSpace(lines.First(m)) == "" && strings.TrimSpace(m) != "" {
 			t.Fatalf("body starts with a blank line: %q", m)
 		}
 		if Hash(doc.Messages[0].Text()) != Hash(string(Canonical(doc.Messages[0].Text()))) {

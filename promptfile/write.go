@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
 )
@@ -50,7 +51,7 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 			}
 		}
 		body = Canonical(m.Text())
-		if strings.TrimLeft(body, " \t\r\n\f\v") != "" && strings.TrimSpace(firstLine(body)) == "" {
+		if strings.TrimLeft(body, " \t\r\n\f\v") != "" && strings.TrimSpace(lines.First(body)) == "" {
 			fail(i, m.Line, "a body that starts with a blank line (reading skips blank lines before the body)")
 		}
 	}
@@ -68,13 +69,6 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 	b.WriteString(body)
 	_, err = io.WriteString(w, b.String())
 	return err
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // frontMatter returns the YAML between the delimiters.

@@ -77,6 +77,14 @@ func ToLF(s string) string {
 	return sb.String()
 }
 
+// First returns s up to its first LF (all of s without one).
+func First(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // IsBlank reports the blanks that may pad a line's tokens: ASCII white
 // space other than line breaks (space, tab, VT, FF).
 func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }
