@@ -2,7 +2,6 @@ package pdl
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -302,12 +301,6 @@ func TestRender(t *testing.T) {
 	out, err := Render([]byte("<|user|>\r\n{{ v }}"), Context(map[string]any{"v": "<|x|> & y <|> |<|"}))
 	require.NoError(t, err)
 	require.Equal(t, "<|user|>\n&lt;|x|&gt; &amp; y &lt;|&gt; |&lt;|", out, "upstream's three replacements in turn")
-}
-
-func jsonString(t *testing.T, v any) string {
-	b, err := json.Marshal(v)
-	require.NoError(t, err)
-	return string(b)
 }
 
 func TestCheck(t *testing.T) {
