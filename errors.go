@@ -111,16 +111,41 @@ type UnsupportedError struct {
 	Message int // 0-based index of the message, -1 for the document itself
 	Line    int // the message's source line, 0 when unknown
 	What    string
+	// Thing, Part and Key say exactly what cannot be expressed, so that a
+	// program can change that and nothing else ([Adapt] does).
+	Thing Thing
+	Part  int    // index of the content part, for ThingPart
+	Key   string // the metadata key, for ThingMeta and ThingMetadata; "" for all of it
 }
 
 // Error reads "prompty: message 2 (line 14): an image part cannot be expressed".
 func (e *UnsupportedError) Error() string {
-	where := "document"
-	if e.Message >= 0 {
-		where = fmt.Sprintf("message %d", e.Message+1)
-		if e.Line > 0 {
-			where += fmt.Sprintf(" (line %d)", e.Line)
-		}
-	}
-	return fmt.Sprintf("%s: %s: %s", e.Format, where, e.What)
+	return fmt.Sprintf("%s: %s: %s", e.Format, e.where(), e.What)
 }
+
+func (e *UnsupportedError) where() string {
+	if e.Message < 0 {
+		return "document"
+	}
+	where := fmt.Sprintf("message %d", e.Message+1)
+	if e.Line > 0 {
+		where += fmt.Sprintf(" (line %d)", e.Line)
+	}
+	return where
+}
+
+// Thing is what of a document an UnsupportedError is about.
+type Thing int
+
+// The things a format may be unable to express.
+const (
+	ThingOther    Thing = iota // anything else: nothing a program can change
+	ThingMeta                  // the document's metadata (Key, or all of it)
+	ThingMessages              // how many messages there are, or their order
+	ThingRole                  // the message's role
+	ThingName                  // the message's name
+	ThingMetadata              // the message's metadata (Key, or all of it)
+	ThingDisabled              // the message is disabled
+	ThingPart                  // content part Part
+	ThingText                  // the text: its parts, white space at its ends or line breaks
+)

@@ -39,12 +39,14 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 
 func write(doc *promptfmt.Document) ([]byte, error) {
 	var errs []error
-	fail := func(i int, msg string, args ...any) {
+	fail := func(i int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
 		if i >= 0 {
 			line = doc.Messages[i].Line
 		}
-		errs = append(errs, &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: line, What: fmt.Sprintf(msg, args...)})
+		e := &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
+		errs = append(errs, e)
+		return e
 	}
 	var b bytes.Buffer
 	turn := func(role, body string) {
@@ -58,19 +60,19 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(doc.Meta)) {
 		if k != SchemaKey {
-			fail(-1, "metadata %q (PDL keeps only a schema)", k)
+			fail(-1, promptfmt.ThingMeta, "metadata %q (PDL keeps only a schema)", k).Key = k
 		}
 	}
 	if v, ok := doc.Meta[SchemaKey]; ok {
 		s, isString := v.(string)
 		switch {
 		case !isString:
-			fail(-1, "a schema that is not text (%T)", v)
+			fail(-1, promptfmt.ThingMeta, "a schema that is not text (%T)", v).Key = SchemaKey
 		case hasSeparatorLine(s):
-			fail(-1, "a schema with a line that reads as a turn separator")
+			fail(-1, promptfmt.ThingMeta, "a schema with a line that reads as a turn separator").Key = SchemaKey
 		default:
 			if _, err := schema.Parse(s); err != nil {
-				fail(-1, "a schema that does not parse: %v", err)
+				fail(-1, promptfmt.ThingMeta, "a schema that does not parse: %v", err).Key = SchemaKey
 			}
 			turn("schema", protect(strings.TrimSpace(s)))
 		}
@@ -82,17 +84,17 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		case role == RoleReasoning:
 			role = "reasoning"
 		case role != RoleUser && role != RoleSystem && role != RoleAssistant:
-			fail(i, "role %q (PDL has user, system and assistant)", m.Role)
+			fail(i, promptfmt.ThingRole, "role %q (PDL has user, system and assistant)", m.Role)
 			continue
 		}
 		if m.Name != "" {
-			fail(i, "the name %q (PDL messages have none)", m.Name)
+			fail(i, promptfmt.ThingName, "the name %q (PDL messages have none)", m.Name)
 		}
 		if len(m.Metadata) > 0 {
-			fail(i, "message metadata")
+			fail(i, promptfmt.ThingMetadata, "message metadata")
 		}
 		if m.Disabled {
-			fail(i, "a disabled message")
+			fail(i, promptfmt.ThingDisabled, "a disabled message")
 		}
 		body, ok := messageBody(i, m, fail)
 		if !ok {
@@ -116,7 +118,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 }
 
 // messageBody writes a message's parts; adjacent text parts are one.
-func messageBody(i int, m *promptfmt.Message, fail func(int, string, ...any)) (string, bool) {
+func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) (string, bool) {
 	var b strings.Builder
 	ok := true
 	text := ""
@@ -128,7 +130,7 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, string, ...any)) (s
 		switch p.Kind {
 		case promptfmt.KindText:
 			if f := p.StrayField(); f != "" {
-				fail(i, "part %d: a text part's %s", j+1, f)
+				fail(i, promptfmt.ThingPart, "part %d: a text part's %s", j+1, f).Part = j
 				ok = false
 			}
 			text += p.Value
@@ -136,26 +138,26 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, string, ...any)) (s
 			ext, known := imageExt[p.MediaType]
 			switch {
 			case !known:
-				fail(i, "part %d: an image of media type %q (PDL has png, jpeg, gif, webp and svg)", j+1, p.MediaType)
+				fail(i, promptfmt.ThingPart, "part %d: an image of media type %q (PDL has png, jpeg, gif, webp and svg)", j+1, p.MediaType).Part = j
 				ok = false
 			case !isBase64(p.Value):
-				fail(i, "part %d: an image that is not base64 data (a URL or file id)", j+1)
+				fail(i, promptfmt.ThingPart, "part %d: an image that is not base64 data (a URL or file id)", j+1).Part = j
 				ok = false
 			case p.Detail != "" || p.ID != "" || p.Filename != "" || p.ToolName != "":
-				fail(i, "part %d: an image's detail, id, file name or tool name", j+1)
+				fail(i, promptfmt.ThingPart, "part %d: an image's detail, id, file name or tool name", j+1).Part = j
 				ok = false
 			}
 			flush()
 			b.WriteString("<|raw_media(" + ext + ":" + p.Value + ")|>")
 		default:
-			fail(i, "part %d: a %s part (PDL has text and images)", j+1, p.Kind)
+			fail(i, promptfmt.ThingPart, "part %d: a %s part (PDL has text and images)", j+1, p.Kind).Part = j
 			ok = false
 		}
 	}
 	flush()
 	body := b.String()
 	if strings.TrimSpace(body) != body {
-		fail(i, "whitespace at the start or end of the message (PDL trims each turn)")
+		fail(i, promptfmt.ThingText, "whitespace at the start or end of the message (PDL trims each turn)")
 		ok = false
 	}
 	return body, ok
@@ -171,7 +173,7 @@ func isBase64(s string) bool {
 
 // checkOrder refuses what strict reading refuses: an empty last message
 // (it would be dropped), and upstream's rules on the order of turns.
-func checkOrder(doc *promptfmt.Document, fail func(int, string, ...any)) {
+func checkOrder(doc *promptfmt.Document, fail func(int, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) {
 	prev, n, last := "", 0, -1
 	for i, m := range doc.Messages {
 		if m.Hidden() {
@@ -179,17 +181,17 @@ func checkOrder(doc *promptfmt.Document, fail func(int, string, ...any)) {
 		}
 		switch {
 		case m.Role == prev && (m.Role == RoleUser || m.Role == RoleAssistant):
-			fail(i, "a second %s message in a row (strict PDL refuses it)", m.Role)
+			fail(i, promptfmt.ThingMessages, "a second %s message in a row (strict PDL refuses it)", m.Role)
 		case m.Role == RoleSystem && n > 0:
-			fail(i, "a system message after the first message (strict PDL refuses it)")
+			fail(i, promptfmt.ThingRole, "a system message after the first message (strict PDL refuses it)")
 		}
 		prev, n, last = m.Role, n+1, i
 	}
 	switch {
 	case n == 0:
-		fail(-1, "no message for the model (strict PDL refuses an empty file)")
+		fail(-1, promptfmt.ThingOther, "no message for the model (strict PDL refuses an empty file)")
 	case doc.Messages[last].Role == RoleAssistant:
-		fail(last, "an assistant message at the end (strict PDL refuses it; the model answers after the last message)")
+		fail(last, promptfmt.ThingMessages, "an assistant message at the end (strict PDL refuses it; the model answers after the last message)")
 	}
 }
 

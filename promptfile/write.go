@@ -25,39 +25,41 @@ import (
 // is an error naming each thing, and nothing is written.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	var errs []error
-	fail := func(i, line int, msg string, args ...any) {
-		errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...)})
+	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
+		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
+		errs = append(errs, e)
+		return e
 	}
 	if len(doc.Messages) != 1 {
-		fail(-1, 0, "%d messages (a prompt file holds exactly one, its body)", len(doc.Messages))
+		fail(-1, 0, promptfmt.ThingMessages, "%d messages (a prompt file holds exactly one, its body)", len(doc.Messages))
 	}
 	var body string
 	for i, m := range doc.Messages {
 		if m.Role != "user" {
-			fail(i, m.Line, "role %q (a prompt file's body is a user message)", m.Role)
+			fail(i, m.Line, promptfmt.ThingRole, "role %q (a prompt file's body is a user message)", m.Role)
 		}
 		if m.Name != "" {
-			fail(i, m.Line, "a message name")
+			fail(i, m.Line, promptfmt.ThingName, "a message name")
 		}
 		if len(m.Metadata) > 0 {
-			fail(i, m.Line, "message metadata (put it in the front matter)")
+			fail(i, m.Line, promptfmt.ThingMetadata, "message metadata (put it in the front matter)")
 		}
 		if m.Disabled {
-			fail(i, m.Line, "a disabled message")
+			fail(i, m.Line, promptfmt.ThingDisabled, "a disabled message")
 		}
-		for _, p := range m.Content {
+		for j, p := range m.Content {
 			if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-				fail(i, m.Line, "a part of kind %s (the body is text)", p.Kind)
+				fail(i, m.Line, promptfmt.ThingPart, "part %d: a part of kind %s (the body is text)", j+1, p.Kind).Part = j
 			}
 		}
 		body = Canonical(m.Text())
 		if strings.TrimLeft(body, " \t\r\n\f\v") != "" && strings.TrimSpace(lines.First(body)) == "" {
-			fail(i, m.Line, "a body that starts with a blank line (reading skips blank lines before the body)")
+			fail(i, m.Line, promptfmt.ThingText, "a body that starts with a blank line (reading skips blank lines before the body)")
 		}
 	}
 	front, err := frontMatter(doc)
 	if err != nil {
-		fail(-1, 0, "front matter: %v", err)
+		fail(-1, 0, promptfmt.ThingMeta, "front matter: %v", err)
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)

@@ -37,8 +37,10 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 	}
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
-		fail := func(what string, args ...any) {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(what, args...)})
+		fail := func(t promptfmt.Thing, what string, args ...any) *promptfmt.UnsupportedError {
+			e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(what, args...), Thing: t}
+			errs = append(errs, e)
+			return e
 		}
 		if i > 0 {
 			b.WriteByte('\n')
@@ -62,38 +64,38 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 
 // checkMessage reports through fail what of m Prompty cannot express, and
 // returns its text.
-func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
+func checkMessage(m *promptfmt.Message, fail func(promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) string {
 	if m.Role == "" || roleOf(m.Role) != m.Role {
-		fail("role %q cannot be expressed (Prompty has system, user, assistant, developer and tool)", m.Role)
+		fail(promptfmt.ThingRole, "role %q cannot be expressed (Prompty has system, user, assistant, developer and tool)", m.Role)
 	}
 	if m.Disabled {
-		fail("a disabled message cannot be expressed")
+		fail(promptfmt.ThingDisabled, "a disabled message cannot be expressed")
 	}
 	var text string
 	texts := 0
-	for _, p := range m.Content {
+	for j, p := range m.Content {
 		if p.Kind != promptfmt.KindText {
-			fail("a part of kind %s cannot be expressed (Prompty text holds only text)", p.Kind)
+			fail(promptfmt.ThingPart, "a part of kind %s cannot be expressed (Prompty text holds only text)", p.Kind).Part = j
 			continue
 		}
 		if f := p.StrayField(); f != "" {
-			fail("a text part with a %s cannot be expressed", f)
+			fail(promptfmt.ThingPart, "a text part with a %s cannot be expressed", f).Part = j
 		}
 		texts++
 		text = p.Value
 	}
 	if texts > 1 {
-		fail("%d text parts cannot be expressed (a Prompty message holds one text)", texts)
+		fail(promptfmt.ThingText, "%d text parts cannot be expressed (a Prompty message holds one text)", texts)
 	}
 	switch {
 	case strings.Contains(text, "\r"):
-		fail("text with a carriage return cannot be expressed (Prompty reads it as a line break)")
+		fail(promptfmt.ThingText, "text with a carriage return cannot be expressed (Prompty reads it as a line break)")
 	case strings.HasPrefix(text, "\n") || strings.HasSuffix(text, "\n"):
-		fail("text that starts or ends with an empty line cannot be expressed (Prompty trims those)")
+		fail(promptfmt.ThingText, "text that starts or ends with an empty line cannot be expressed (Prompty trims those)")
 	}
 	for n, line := range strings.Split(text, "\n") {
 		if _, ok, _ := parseMarker(line); ok {
-			fail("text line %d %q would be read as a role boundary", n+1, line)
+			fail(promptfmt.ThingText, "text line %d %q would be read as a role boundary", n+1, line)
 		}
 	}
 	return text
@@ -101,11 +103,11 @@ func checkMessage(m *promptfmt.Message, fail func(string, ...any)) string {
 
 // messageAttrs returns the boundary attributes of m: name, then the
 // metadata in key order.
-func messageAttrs(m *promptfmt.Message, fail func(string, ...any)) []attr {
+func messageAttrs(m *promptfmt.Message, fail func(promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) []attr {
 	var attrs []attr
 	if m.Name != "" {
 		if strings.ContainsAny(m.Name, "\r\n") {
-			fail("a name with a line break cannot be expressed")
+			fail(promptfmt.ThingName, "a name with a line break cannot be expressed")
 		}
 		attrs = append(attrs, attr{key: "name", value: m.Name})
 	}
@@ -117,7 +119,7 @@ func messageAttrs(m *promptfmt.Message, fail func(string, ...any)) []attr {
 	for _, k := range keys {
 		v, err := canonicalValue(k, m.Metadata[k])
 		if err != "" {
-			fail("metadata %q: %s", k, err)
+			fail(promptfmt.ThingMetadata, "metadata %q: %s", k, err).Key = k
 			continue
 		}
 		attrs = append(attrs, attr{key: k, value: v})
@@ -211,7 +213,7 @@ func writeString(b *strings.Builder, key, v string) {
 func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
 	out, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
 	if err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error()}
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error(), Thing: promptfmt.ThingMeta}
 	}
 	b.WriteString("---\n")
 	b.WriteString(out)

@@ -25,7 +25,7 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 	if len(doc.Meta) > 0 {
 		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
 		if err != nil {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, What: "metadata: " + err.Error()})
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
 		}
 		b = append(out, "\n;end\n"...)
 	}

@@ -1,0 +1,427 @@
+package promptfmt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Change is one thing [Adapt] changed so that a format could express a
+// document.
+type Change struct {
+	Format  string // the format that could not express it
+	Message int    // 0-based index in the original document, -1 for the document
+	Line    int    // the message's source line, 0 when unknown
+	What    string // what the format could not express, in the writer's words
+	Done    string // what was done about it: `dropped the name "Ross"`, ...
+}
+
+// String reads `message 3 (line 10): dropped the name "Ross" (pdl: the name
+// "Ross" (PDL messages have none))`.
+func (c Change) String() string {
+	e := UnsupportedError{Message: c.Message, Line: c.Line}
+	return fmt.Sprintf("%s: %s (%s: %s)", e.where(), c.Done, c.Format, c.What)
+}
+
+// Adapt returns a copy of doc changed until check (a format's writer, say)
+// accepts it, and every change made, in order; doc itself is left alone.
+// It is lossy conversion: each *UnsupportedError check returns is met by
+// changing exactly its Thing, and nothing else:
+//
+//   - a disabled message, or a hidden one (role starting with "_") whose
+//     role is refused, is dropped: it never reaches a model anyway;
+//   - another refused role becomes the nearest common one (developer is
+//     written as system, system and the rest as user); a refused user
+//     message is dropped;
+//   - a name, a metadata key or document metadata key, or a content part
+//     is dropped (a message left with no part holds empty text);
+//   - text is made plain: its text parts joined, CR and CRLF made LF, white
+//     space at its ends trimmed;
+//   - a refused order of messages joins a message into the one before it
+//     when both have the same role (under that one's name and metadata),
+//     or else drops it; this is done once nothing else about the messages
+//     is refused. Too many messages
+//     (a document error) joins them all into one, separated by blank lines.
+//
+// Message-level errors are met first; the document's only when no message
+// is refused. When check fails with anything else (ThingOther, an error
+// that is not an *UnsupportedError, or a thing a change did not help),
+// Adapt returns that error and no document.
+func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, error) {
+	a := &adapter{doc: cloneDocument(doc)}
+	a.orig = make([]int, len(a.doc.Messages))
+	for i := range a.orig {
+		a.orig[i] = i
+	}
+	for {
+		err := check(a.doc)
+		if err == nil {
+			return a.doc, a.changes, nil
+		}
+		errs, ok := unsupportedErrors(err)
+		if !ok {
+			return nil, a.changes, err
+		}
+		if !a.fix(errs) {
+			return nil, a.changes, err
+		}
+	}
+}
+
+type adapter struct {
+	doc     *Document
+	orig    []int // original index of each message
+	changes []Change
+	trimmed map[int]bool // original indexes of messages made plain text
+}
+
+// unsupportedErrors flattens err into its UnsupportedErrors; ok is false
+// when it holds anything else.
+func unsupportedErrors(err error) (errs []*UnsupportedError, ok bool) {
+	if j, isJoin := err.(interface{ Unwrap() []error }); isJoin {
+		for _, e := range j.Unwrap() {
+			sub, ok := unsupportedErrors(e)
+			if !ok {
+				return nil, false
+			}
+			errs = append(errs, sub...)
+		}
+		return errs, true
+	}
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) {
+		return nil, false
+	}
+	return []*UnsupportedError{ue}, true
+}
+
+// fix makes one round of changes; false when none of errs could be met.
+func (a *adapter) fix(errs []*UnsupportedError) bool {
+	byMessage := map[int][]*UnsupportedError{}
+	var doc []*UnsupportedError
+	for _, e := range errs {
+		if e.Thing == ThingOther || e.Message >= len(a.doc.Messages) {
+			return false
+		}
+		if e.Message < 0 {
+			doc = append(doc, e)
+		} else {
+			byMessage[e.Message] = append(byMessage[e.Message], e)
+		}
+	}
+	// The order of messages is met last, once the messages themselves fit.
+	order := map[int][]*UnsupportedError{}
+	for i, es := range byMessage {
+		rest := slices.DeleteFunc(slices.Clone(es), func(e *UnsupportedError) bool { return e.Thing == ThingMessages })
+		if len(rest) == 0 {
+			order[i] = es
+			delete(byMessage, i)
+		} else {
+			byMessage[i] = rest
+		}
+	}
+	if len(byMessage) == 0 {
+		byMessage = order
+	}
+	if len(byMessage) == 0 {
+		for _, e := range doc {
+			if !a.fixDocument(e) {
+				return false
+			}
+		}
+		return true
+	}
+	// From the last message back, so that dropping one leaves the indexes
+	// of the others alone.
+	idx := make([]int, 0, len(byMessage))
+	for i := range byMessage {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	for _, i := range slices.Backward(idx) {
+		if !a.fixMessage(i, byMessage[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *adapter) note(e *UnsupportedError, i int, done string, args ...any) {
+	c := Change{Format: e.Format, Message: -1, What: e.What, Done: fmt.Sprintf(done, args...)}
+	if i >= 0 {
+		c.Message, c.Line = a.orig[i], a.doc.Messages[i].Line
+	}
+	a.changes = append(a.changes, c)
+}
+
+func (a *adapter) fixDocument(e *UnsupportedError) bool {
+	d := a.doc
+	switch e.Thing {
+	case ThingMeta:
+		dropped, ok := dropKeys(d.Meta, e.Key)
+		if !ok {
+			return false
+		}
+		a.note(e, -1, "dropped %s", dropped)
+		if len(d.Meta) == 0 {
+			d.Meta, d.MetaNode = nil, nil
+		}
+		return true
+	case ThingMessages:
+		if len(d.Messages) < 2 {
+			return false
+		}
+		first := &d.Messages[0]
+		for i := 1; i < len(d.Messages); i++ {
+			join(first, &d.Messages[i])
+		}
+		a.note(e, -1, "joined messages 1 to %d into one, separated by blank lines", len(d.Messages))
+		d.Messages, a.orig = d.Messages[:1], a.orig[:1]
+		return true
+	}
+	return false
+}
+
+// fixMessage meets every error about message i.
+func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
+	m := &a.doc.Messages[i]
+	for _, e := range errs {
+		drop := ""
+		switch {
+		case e.Thing == ThingDisabled || e.Thing == ThingRole && m.Hidden():
+			drop = "dropped the message (it never reaches a model)"
+		case e.Thing == ThingRole && nextRole(m.Role) == "":
+			drop = fmt.Sprintf("dropped the %s message", m.Role)
+		case e.Thing == ThingMessages && (i == 0 || a.doc.Messages[i-1].Role != m.Role):
+			drop = "dropped the message"
+		case e.Thing == ThingMessages:
+			prev := &a.doc.Messages[i-1]
+			done := fmt.Sprintf("joined the message into message %d, after a blank line", a.orig[i-1]+1)
+			if m.Name != prev.Name || !equalMaps(m.Metadata, prev.Metadata) {
+				done += fmt.Sprintf(", under that message's name %q and metadata", prev.Name)
+			}
+			a.note(e, i, "%s", done)
+			join(prev, m)
+			a.remove(i)
+			return true
+		}
+		if drop != "" {
+			a.note(e, i, "%s", drop)
+			a.remove(i)
+			return true
+		}
+	}
+	// Parts from the last back, so the indexes of the others hold.
+	slices.SortStableFunc(errs, func(x, y *UnsupportedError) int {
+		switch {
+		case x.Thing == ThingPart && y.Thing == ThingPart:
+			return y.Part - x.Part
+		case x.Thing == ThingPart:
+			return -1
+		case y.Thing == ThingPart:
+			return 1
+		}
+		return 0
+	})
+	for _, e := range errs {
+		switch e.Thing {
+		case ThingRole:
+			to := nextRole(m.Role)
+			a.note(e, i, "changed the role %q to %q", m.Role, to)
+			m.Role = to
+		case ThingName:
+			if m.Name == "" {
+				return false
+			}
+			a.note(e, i, "dropped the name %q", m.Name)
+			m.Name = ""
+		case ThingMetadata:
+			dropped, ok := dropKeys(m.Metadata, e.Key)
+			if !ok {
+				return false
+			}
+			a.note(e, i, "dropped %s", dropped)
+			if len(m.Metadata) == 0 {
+				m.Metadata = nil
+			}
+		case ThingPart:
+			if e.Part < 0 || e.Part >= len(m.Content) {
+				return false
+			}
+			a.note(e, i, "dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
+			m.Content = slices.Delete(m.Content, e.Part, e.Part+1)
+			if len(m.Content) == 0 {
+				m.Content = []ContentPart{Text("")}
+			}
+		case ThingText:
+			done := a.plainText(i)
+			if done == "" {
+				return false
+			}
+			a.note(e, i, "%s", done)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (a *adapter) remove(i int) {
+	a.doc.Messages = slices.Delete(a.doc.Messages, i, i+1)
+	a.orig = slices.Delete(a.orig, i, i+1)
+}
+
+// plainText joins m's text parts, makes its line breaks LF and trims it,
+// and says what changed ("" when nothing did, or this was done before).
+func (a *adapter) plainText(i int) string {
+	m := &a.doc.Messages[i]
+	if a.trimmed == nil {
+		a.trimmed = map[int]bool{}
+	}
+	if a.trimmed[a.orig[i]] {
+		return ""
+	}
+	a.trimmed[a.orig[i]] = true
+	var did []string
+	first, texts := -1, 0
+	for j, p := range m.Content {
+		if p.Kind == KindText {
+			texts++
+			if first < 0 {
+				first = j
+			}
+		}
+	}
+	if first < 0 {
+		return ""
+	}
+	text := m.Text()
+	if texts > 1 {
+		did = append(did, fmt.Sprintf("joined its %d text parts", texts))
+		parts := []ContentPart{}
+		for j, p := range m.Content {
+			if p.Kind != KindText || j == first {
+				parts = append(parts, p)
+			}
+		}
+		m.Content = parts
+	}
+	if strings.Contains(text, "\r") {
+		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
+		did = append(did, "made its line breaks LF")
+	}
+	if t := strings.TrimSpace(text); t != text {
+		text = t
+		did = append(did, "trimmed the white space at its ends")
+	}
+	m.Content[first] = Text(text)
+	return strings.Join(did, ", ")
+}
+
+// nextRole is the role a refused role is written as: "" for user, which
+// has nowhere to go.
+func nextRole(role string) string {
+	switch strings.ToLower(role) {
+	case "user":
+		if role == "user" {
+			return ""
+		}
+	case "developer", "dev":
+		return "system"
+	case "ai", "model", "assistant":
+		if role != "assistant" {
+			return "assistant"
+		}
+	}
+	return "user"
+}
+
+// join appends m's content to into's, after a blank line.
+func join(into, m *Message) {
+	for _, p := range m.Content {
+		last := &into.Content[len(into.Content)-1]
+		if p.Kind == KindText && last.Kind == KindText && last.StrayField() == "" && p.StrayField() == "" {
+			switch {
+			case p.Value == "":
+			case last.Value == "":
+				last.Value = p.Value
+			default:
+				last.Value += "\n\n" + p.Value
+			}
+			continue
+		}
+		into.Content = append(into.Content, p)
+	}
+}
+
+// dropKeys deletes key from m (every key when key is "") and describes
+// what went: `metadata title = "Notes"`; ok is false when nothing did.
+func dropKeys(m map[string]any, key string) (dropped string, ok bool) {
+	keys := []string{key}
+	if key == "" {
+		keys = sortedKeys(m)
+	}
+	var b strings.Builder
+	b.WriteString("metadata")
+	for _, k := range keys {
+		v, found := m[k]
+		if !found {
+			continue
+		}
+		if ok {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " %s = %s", k, summary(v))
+		delete(m, k)
+		ok = true
+	}
+	return b.String(), ok
+}
+
+// summary is v as JSON, cut to a readable length.
+func summary(v any) string {
+	j, err := json.Marshal(v)
+	s := string(j)
+	if err != nil {
+		s = fmt.Sprint(v)
+	}
+	if len(s) > 60 {
+		cut := 57
+		for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+func describePart(p ContentPart) string {
+	var bits []string
+	bits = append(bits, string(p.Kind))
+	if p.MediaType != "" {
+		bits = append(bits, p.MediaType)
+	}
+	if p.ToolName != "" {
+		bits = append(bits, p.ToolName)
+	}
+	if p.Filename != "" {
+		bits = append(bits, p.Filename)
+	}
+	bits = append(bits, fmt.Sprintf("%d bytes", len(p.Value)))
+	return strings.Join(bits, ", ")
+}
+
+func cloneDocument(doc *Document) *Document {
+	d := *doc
+	if doc.Meta != nil {
+		d.Meta = cloneValue(doc.Meta).(map[string]any)
+	}
+	d.Messages = make([]Message, len(doc.Messages))
+	for i, m := range doc.Messages {
+		d.Messages[i] = m.Clone()
+	}
+	d.Warnings = slices.Clone(doc.Warnings)
+	return &d
+}

@@ -1,0 +1,163 @@
+package promptfmt
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// strictWriter refuses what a small format cannot say: document metadata,
+// names, metadata, disabled messages, roles other than user and assistant
+// (and hidden ones), non-text parts, several text parts, text with white
+// space at its ends, a user message after a user message, and, when one is
+// true, more than one message.
+func strictWriter(one bool) func(d *Document) error {
+	return func(d *Document) error {
+		var errs []error
+		fail := func(i int, t Thing, what string) *UnsupportedError {
+			e := &UnsupportedError{Format: "small", Message: i, What: what, Thing: t}
+			if i >= 0 {
+				e.Line = d.Messages[i].Line
+			}
+			errs = append(errs, e)
+			return e
+		}
+		if len(d.Meta) > 0 {
+			fail(-1, ThingMeta, "document metadata")
+		}
+		if one && len(d.Messages) != 1 {
+			fail(-1, ThingMessages, "not one message")
+		}
+		for i, m := range d.Messages {
+			if m.Role != "user" && m.Role != "assistant" {
+				fail(i, ThingRole, "role "+m.Role)
+			}
+			if m.Name != "" {
+				fail(i, ThingName, "a name")
+			}
+			for k := range m.Metadata {
+				fail(i, ThingMetadata, "metadata").Key = k
+			}
+			if m.Disabled {
+				fail(i, ThingDisabled, "disabled")
+			}
+			texts := 0
+			for j, p := range m.Content {
+				if p.Kind != KindText {
+					fail(i, ThingPart, "a "+string(p.Kind)).Part = j
+				} else {
+					texts++
+				}
+			}
+			if t := m.Text(); texts > 1 || strings.TrimSpace(t) != t {
+				fail(i, ThingText, "text parts or white space")
+			}
+			if i > 0 && m.Role == "user" && d.Messages[i-1].Role == "user" {
+				fail(i, ThingMessages, "two user messages in a row")
+			}
+		}
+		return errors.Join(errs...)
+	}
+}
+
+func TestAdapt(t *testing.T) {
+	img := ContentPart{Kind: KindImage, Value: "aGk=", MediaType: "image/png"}
+	doc := &Document{
+		Meta: map[string]any{"title": "Notes", "tags": []any{"a"}},
+		Messages: []Message{
+			{Role: "_head", Content: []ContentPart{Text("head")}, Line: 1},
+			{Role: "developer", Content: []ContentPart{Text(" be brief ")}, Line: 3},
+			{Role: "user", Name: "Ross", Content: []ContentPart{Text("look"), img, Text(" here")}, Metadata: map[string]any{"n": int64(1)}, Line: 5},
+			{Role: "user", Content: []ContentPart{Text("and this")}, Line: 8},
+			{Role: "assistant", Disabled: true, Content: []ContentPart{Text("old")}, Line: 10},
+			{Role: "ai", Content: []ContentPart{Text("done")}, Line: 12},
+		},
+	}
+	before := cloneDocument(doc)
+	got, changes, err := Adapt(doc, strictWriter(false))
+	require.NoError(t, err)
+	require.True(t, Equal(before, doc), "Adapt leaves its argument alone")
+	require.True(t, EqualMessages([]Message{
+		NewMessage("user", "be brief\n\nlook here\n\nand this"),
+		NewMessage("assistant", "done"),
+	}, got.Messages), "%+v", got.Messages)
+	require.Nil(t, got.Meta)
+	var lines []string
+	for _, c := range changes {
+		lines = append(lines, c.String())
+	}
+	require.Equal(t, []string{
+		`message 6 (line 12): changed the role "ai" to "assistant" (small: role ai)`,
+		`message 5 (line 10): dropped the message (it never reaches a model) (small: disabled)`,
+		`message 3 (line 5): dropped part 2 (image, image/png, 4 bytes) (small: a image)`,
+		`message 3 (line 5): dropped the name "Ross" (small: a name)`,
+		`message 3 (line 5): dropped metadata n = 1 (small: metadata)`,
+		`message 3 (line 5): joined its 2 text parts (small: text parts or white space)`,
+		`message 2 (line 3): changed the role "developer" to "system" (small: role developer)`,
+		`message 2 (line 3): trimmed the white space at its ends (small: text parts or white space)`,
+		`message 1 (line 1): dropped the message (it never reaches a model) (small: role _head)`,
+		`message 2 (line 3): changed the role "system" to "user" (small: role system)`,
+		`message 4 (line 8): joined the message into message 3, after a blank line (small: two user messages in a row)`,
+		`message 3 (line 5): joined the message into message 2, after a blank line (small: two user messages in a row)`,
+		`document: dropped metadata tags = ["a"], title = "Notes" (small: document metadata)`,
+	}, lines)
+}
+
+func TestAdaptJoinsIntoOne(t *testing.T) {
+	doc := &Document{Messages: []Message{NewMessage("user", "a"), NewMessage("assistant", "b"), NewMessage("user", "")}}
+	named := NewMessage("user", "c")
+	named.Name = "Ann"
+	two := &Document{Messages: []Message{NewMessage("user", "a"), named}}
+	got, changes, err := Adapt(two, strictWriter(false))
+	require.NoError(t, err)
+	require.Equal(t, "a\n\nc", got.Messages[0].Text())
+	require.Equal(t, []string{"dropped the name \"Ann\"", "joined the message into message 1, after a blank line"}, []string{changes[0].Done, changes[1].Done})
+
+	got, changes, err = Adapt(doc, strictWriter(true))
+	require.NoError(t, err)
+	require.True(t, EqualMessages([]Message{NewMessage("user", "a\n\nb")}, got.Messages), "%+v", got.Messages)
+	require.Len(t, changes, 1)
+	require.Equal(t, "document: joined messages 1 to 3 into one, separated by blank lines (small: not one message)", changes[0].String())
+}
+
+func TestAdaptRefuses(t *testing.T) {
+	other := func(d *Document) error {
+		return errors.Join(&UnsupportedError{Format: "x", Message: 0, What: "a name", Thing: ThingName},
+			&UnsupportedError{Format: "x", Message: -1, What: "the messages do not read back"})
+	}
+	_, _, err := Adapt(&Document{Messages: []Message{{Role: "user", Name: "a", Content: []ContentPart{Text("x")}}}}, other)
+	require.ErrorContains(t, err, "do not read back", "ThingOther cannot be met")
+
+	plain := errors.New("disk full")
+	_, _, err = Adapt(&Document{}, func(*Document) error { return plain })
+	require.ErrorIs(t, err, plain)
+
+	// A text error that trimming does not cure: the second round fails
+	// rather than loop.
+	rounds := 0
+	stubborn := func(d *Document) error {
+		rounds++
+		return &UnsupportedError{Format: "x", Message: 0, What: "a line reads as a boundary", Thing: ThingText}
+	}
+	_, changes, err := Adapt(&Document{Messages: []Message{NewMessage("user", " user: ")}}, stubborn)
+	require.ErrorContains(t, err, "boundary")
+	require.Equal(t, 2, rounds)
+	require.Len(t, changes, 1)
+
+	// A user message that the format refuses has nowhere to go: dropped.
+	noUser := func(d *Document) error {
+		for i, m := range d.Messages {
+			if m.Role != "assistant" {
+				return &UnsupportedError{Format: "x", Message: i, Thing: ThingRole, What: "role " + m.Role}
+			}
+		}
+		return nil
+	}
+	got, changes, err := Adapt(&Document{Messages: []Message{NewMessage("critic", "x")}}, noUser)
+	require.NoError(t, err)
+	require.Empty(t, got.Messages)
+	require.Len(t, changes, 2)
+	require.Contains(t, changes[1].Done, "dropped the user message")
+}
