@@ -64,9 +64,12 @@ func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, err
 		if !ok {
 			return nil, a.changes, err
 		}
+		n := len(a.changes)
 		if !a.fix(errs) {
 			return nil, a.changes, err
 		}
+		// A round works from the last message back; it is told from the first.
+		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return x.Message - y.Message })
 	}
 }
 

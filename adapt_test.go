@@ -89,18 +89,18 @@ func TestAdapt(t *testing.T) {
 		lines = append(lines, c.String())
 	}
 	require.Equal(t, []string{
-		`message 6 (line 12): changed the role "ai" to "assistant" (small: role ai)`,
-		`message 5 (line 10): dropped the message (it never reaches a model) (small: disabled)`,
+		`message 1 (line 1): dropped the message (it never reaches a model) (small: role _head)`,
+		`message 2 (line 3): changed the role "developer" to "system" (small: role developer)`,
+		`message 2 (line 3): trimmed the white space at its ends (small: text parts or white space)`,
 		`message 3 (line 5): dropped part 2 (image, image/png, 4 bytes) (small: a image)`,
 		`message 3 (line 5): dropped the name "Ross" (small: a name)`,
 		`message 3 (line 5): dropped metadata n = 1 (small: metadata)`,
 		`message 3 (line 5): joined its 2 text parts (small: text parts or white space)`,
-		`message 2 (line 3): changed the role "developer" to "system" (small: role developer)`,
-		`message 2 (line 3): trimmed the white space at its ends (small: text parts or white space)`,
-		`message 1 (line 1): dropped the message (it never reaches a model) (small: role _head)`,
+		`message 5 (line 10): dropped the message (it never reaches a model) (small: disabled)`,
+		`message 6 (line 12): changed the role "ai" to "assistant" (small: role ai)`,
 		`message 2 (line 3): changed the role "system" to "user" (small: role system)`,
-		`message 4 (line 8): joined the message into message 3, after a blank line (small: two user messages in a row)`,
 		`message 3 (line 5): joined the message into message 2, after a blank line (small: two user messages in a row)`,
+		`message 4 (line 8): joined the message into message 3, after a blank line (small: two user messages in a row)`,
 		`document: dropped metadata tags = ["a"], title = "Notes" (small: document metadata)`,
 	}, lines)
 }

@@ -15,6 +15,9 @@ type ParseError struct {
 	Offset int
 	Msg    string
 	Err    error // underlying cause, if any
+	// Hint, when set, says how to fix the input ("a text line starting
+	// with ';' is written ';;'"); Error leaves it out.
+	Hint string
 }
 
 // Error reads "format:line:col: message", e.g.
@@ -55,6 +58,7 @@ type Warning struct {
 	Col    int    `json:"col"`
 	Offset int    `json:"offset"`
 	Msg    string `json:"message"`
+	Hint   string `json:"hint,omitempty"` // how to fix it, when that helps
 }
 
 // Warnf returns a Warning at byte offset off of src.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,10 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/atomicfile"
 )
 
 // flags makes a subcommand's flag set, whose -h shows the example.
@@ -57,6 +54,8 @@ type input struct {
 	src    []byte
 	format *formatInfo
 	doc    *promptfmt.Document
+	// rendered says doc is what a template renders to, not the file.
+	rendered bool
 }
 
 func (in *input) display() string {
@@ -126,29 +125,6 @@ func (c *cli) fail(err error) int {
 	return exitInvalid
 }
 
-// report prints an error about a file: FILE:LINE:COL: message for a parse
-// error, FILE: message for each thing a writer could not express.
-func (c *cli) report(in *input, err error) {
-	var pe *promptfmt.ParseError
-	if errors.As(err, &pe) {
-		if pe.Line > 0 {
-			fmt.Fprintf(c.stderr, "%s:%d:%d: %s\n", in.display(), pe.Line, pe.Col, pe.Message())
-		} else {
-			fmt.Fprintf(c.stderr, "%s: %s\n", in.display(), pe.Message())
-		}
-		return
-	}
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintf(c.stderr, "%s: %s\n", in.display(), line)
-	}
-}
-
-func (c *cli) warn(in *input, prefix string) {
-	for _, w := range in.doc.Warnings {
-		fmt.Fprintf(c.stderr, "%s:%d:%d: %s%s\n", in.display(), w.Line, w.Col, prefix, w.Msg)
-	}
-}
-
 func oneFile(files []string) (string, error) {
 	switch len(files) {
 	case 0:
@@ -178,7 +154,7 @@ func (c *cli) loadOne(files []string, format string) (*input, int) {
 	}
 	in, status := c.load(file, format)
 	if in != nil {
-		c.warn(in, "warning: ")
+		c.warn(in, "warning")
 	}
 	return in, status
 }
@@ -227,130 +203,4 @@ func (c *cli) runMessages(args []string) int {
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
 		"in strict mode unless it says strict: false, and split into messages.", false,
 		func(d *promptfmt.Document) any { return d.LLMMessages() })
-}
-
-// write renders doc in format f, or prints why it cannot.
-func (c *cli) write(in *input, f *formatInfo) ([]byte, int) {
-	if f.write == nil {
-		return nil, c.fail(f.notBuilt())
-	}
-	if in.format.isTemplate != nil && in.format.isTemplate(in.src) {
-		fmt.Fprintf(c.stderr, "%s: a %s template (comments, variables or loops): writing it would replace them by what they render to; 'promptfmt %s render' shows that\n", in.display(), in.format.name, in.format.name)
-		return nil, exitInvalid
-	}
-	var out bytes.Buffer
-	if err := f.write(&out, in.doc); err != nil {
-		c.report(in, err)
-		return nil, exitInvalid
-	}
-	return out.Bytes(), exitOK
-}
-
-func (c *cli) runConvert(args []string) int {
-	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [-o OUT] [FILE|-]", "promptfmt convert -t prompty -o chat.prompty chat.stf")
-	to := fs.String("t", "", "output format ("+formatNames()+"); required")
-	from := fs.String("f", "", "input format; default: from the extension")
-	outFile := fs.String("o", "", "output file; default: standard output")
-	files, status, ok := c.parseFlags(fs, args)
-	if !ok {
-		return status
-	}
-	if *to == "" {
-		return c.fail(&usageError{"convert needs -t FORMAT"})
-	}
-	target, err := lookupFormat(*to, "")
-	if err != nil {
-		return c.fail(err)
-	}
-	in, status := c.loadOne(files, *from)
-	if in == nil {
-		return status
-	}
-	out, status := c.write(in, target)
-	if out == nil {
-		return status
-	}
-	if *outFile == "" {
-		_, err = c.stdout.Write(out)
-	} else {
-		err = atomicfile.WriteFile(*outFile, out, 0o644)
-	}
-	if err != nil {
-		return c.fail(err)
-	}
-	return exitOK
-}
-
-func (c *cli) runCheck(args []string) int {
-	fs := c.flags("check", "[-f FORMAT] FILE|DIR...", "promptfmt check testdata/examples")
-	format := fs.String("f", "", "input format; default: from each file's extension")
-	files, status, ok := c.parseFlags(fs, args)
-	if !ok {
-		return status
-	}
-	if len(files) == 0 {
-		files = []string{"-"}
-	}
-	return c.each(files, *format, func(c *cli, in *input) int {
-		if len(in.doc.Warnings) > 0 {
-			c.warn(in, "")
-			return exitInvalid
-		}
-		return exitOK
-	})
-}
-
-// each loads every file (a directory stands for the files under it in
-// the format, or in any format when none is given) and hands it to do, on
-// all cores, going on after a failure; output comes in the order of the
-// files. It returns the worst status.
-func (c *cli) each(args []string, format string, do func(fc *cli, in *input) int) int {
-	files, err := expand(args, func(name string) bool {
-		f, err := lookupFormat("", name)
-		return err == nil && (format == "" || f.name == format)
-	})
-	if err != nil {
-		return c.fail(err)
-	}
-	return c.parallel(len(files), 0, func(fc *cli, i int) int {
-		in, status := fc.load(files[i], format)
-		if in == nil {
-			return status
-		}
-		return do(fc, in)
-	})
-}
-
-func (c *cli) runFmt(args []string) int {
-	fs := c.flags("fmt", "[-w] [-f FORMAT] FILE|DIR...", "promptfmt fmt -w chat.prompty")
-	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
-	format := fs.String("f", "", "input format; default: from each file's extension")
-	files, status, ok := c.parseFlags(fs, args)
-	if !ok {
-		return status
-	}
-	if len(files) == 0 {
-		if *write {
-			return c.fail(&usageError{"fmt -w needs files"})
-		}
-		files = []string{"-"}
-	}
-	return c.each(files, *format, func(c *cli, in *input) int {
-		c.warn(in, "warning: ")
-		out, status := c.write(in, in.format)
-		if out == nil {
-			return status
-		}
-		var err error
-		switch {
-		case !*write || in.name == "-":
-			_, err = c.stdout.Write(out)
-		case !bytes.Equal(out, in.src):
-			err = atomicfile.WriteFile(in.name, out, 0o644)
-		}
-		if err != nil {
-			return c.fail(err)
-		}
-		return exitOK
-	})
 }

@@ -40,6 +40,9 @@ type template interface {
 	Render(inputs map[string]any) (string, error)
 	// Prepare returns the messages a model receives.
 	Prepare(inputs map[string]any) ([]promptfmt.Message, error)
+	// Document returns what the template renders to as a document: its
+	// messages, with the file's metadata.
+	Document(inputs map[string]any) (*promptfmt.Document, error)
 	// Describe returns what parse prints beside the messages, as
 	// JSON-like values, after Prepare.
 	Describe() map[string]any
@@ -48,14 +51,17 @@ type template interface {
 }
 
 // promptyTemplate is a loaded .prompty file.
-type promptyTemplate struct{ a *prompty.Agent }
+type promptyTemplate struct {
+	a   *prompty.Agent
+	src []byte
+}
 
 func loadPrompty(src []byte, dir string) (template, error) {
 	a, err := prompty.LoadBytes(src, dir)
 	if err != nil {
 		return nil, err
 	}
-	return promptyTemplate{a}, nil
+	return promptyTemplate{a, src}, nil
 }
 
 // Render shows the template's output for a reader: without strict mode's
@@ -70,6 +76,19 @@ func (t promptyTemplate) Render(inputs map[string]any) (string, error) {
 
 func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, error) {
 	return prompty.Prepare(t.a, inputs)
+}
+
+// Document is the prepared messages under the front matter as written.
+func (t promptyTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
+	file, err := prompty.Parse(t.src)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := t.Prepare(inputs)
+	if err != nil {
+		return nil, err
+	}
+	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs}, nil
 }
 
 func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a.Map()} }
@@ -101,6 +120,15 @@ func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, error) {
 	}
 	t.last = p
 	return p.Document.LLMMessages(), nil
+}
+
+// Document is the whole document, hidden reasoning turns and the schema
+// (Meta[pdl.SchemaKey]) included.
+func (t *pdlTemplate) Document(ctx map[string]any) (*promptfmt.Document, error) {
+	if _, err := t.Prepare(ctx); err != nil {
+		return nil, err
+	}
+	return t.last.Document, nil
 }
 
 // Describe is the schema (its text, and its canonical form when it

@@ -60,6 +60,9 @@ func init() {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// jsonDiag prints diagnostics as JSON lines (--json), on stdout when
+	// diagStdout is set (check, whose stdout is otherwise empty).
+	jsonDiag, diagStdout bool
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -45,7 +45,9 @@ func (c *cli) parallel(n, workers int, job func(fc *cli, i int) int) int {
 		go func() {
 			for i := range jobs {
 				r := results[i]
-				r.status = job(&cli{stdin: c.stdin, stdout: &r.out, stderr: &r.err}, i)
+				fc := *c
+				fc.stdout, fc.stderr = &r.out, &r.err
+				r.status = job(&fc, i)
 				close(r.done)
 			}
 		}()

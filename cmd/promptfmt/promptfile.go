@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -119,11 +118,11 @@ func (c *cli) runPromptfileFix(args []string) int {
 	// One file after another, so IDs are handed out in the files' order.
 	return c.parallel(len(files), 1, func(c *cli, i int) int {
 		name := files[i]
-		in := &input{name: name}
 		src, err := os.ReadFile(name)
 		if err != nil {
 			return c.fail(err)
 		}
+		in := &input{name: name, src: src}
 		storeDir := *dir
 		if storeDir == "" {
 			storeDir = filepath.Dir(name)
@@ -180,22 +179,14 @@ func (c *cli) runPromptfileVerify(args []string) int {
 		return c.fail(err)
 	}
 	return c.parallel(len(files), 0, func(c *cli, i int) int {
-		in := &input{name: files[i]}
-		src, err := c.read(in.name)
+		src, err := c.read(files[i])
 		if err != nil {
 			return c.fail(err)
 		}
 		if err = promptfile.Verify(src); err == nil {
 			return exitOK
 		}
-		var joined interface{ Unwrap() []error }
-		if errors.As(err, &joined) {
-			for _, e := range joined.Unwrap() {
-				c.report(in, e)
-			}
-		} else {
-			c.report(in, err)
-		}
+		c.report(&input{name: files[i], src: src}, err)
 		return exitInvalid
 	})
 }

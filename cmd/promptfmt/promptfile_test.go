@@ -90,7 +90,7 @@ func TestPromptFileFixAndVerify(t *testing.T) {
 		seed + ":1:1: missing created-at: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z",
 		seed + `:5:12: sha1-hash "7fd8e8e70235bc6fd5c1" is malformed: want 40 hexadecimal digits; the body hashes to 3b215be875d3e5c583e1a4bd80a358243b4747b1`,
 		"",
-	}, "\n"), errOut, "every failure, files in lexical order, good.prompt silent")
+	}, "\n"), headlines(errOut), "every failure, files in lexical order, good.prompt silent")
 
 	before, _ := os.ReadFile(seed)
 	_, errOut, status = runCmd(t, "", "promptfile", "fix", dir)

@@ -53,7 +53,7 @@ func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]a
 		return nil, nil, exitInvalid
 	}
 	in.doc = &promptfmt.Document{Warnings: t.Warnings()}
-	c.warn(in, "warning: ")
+	c.warn(in, "warning")
 	return t, inputs, exitOK
 }
 

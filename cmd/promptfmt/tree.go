@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/promptfmt/promptfmt/internal/atomicfile"
+)
+
+// jsonFlag adds --json, for diagnostics as JSON lines; after parsing,
+// setJSON applies it.
+func jsonFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("json", false, "print diagnostics as JSON lines: {file, line, col, severity, format, message, hint}")
+}
+
+// setJSON turns JSON diagnostics on: on stdout when toStdout (check, whose
+// stdout is otherwise empty), else on stderr.
+func (c *cli) setJSON(on, toStdout bool) {
+	c.jsonDiag, c.diagStdout = on, on && toStdout
+}
+
+// tally counts how the files of a tree ended, for its summary line.
+type tally struct{ files, failed, changed atomic.Int64 }
+
+// add counts one file's status and returns it.
+func (t *tally) add(status int) int {
+	t.files.Add(1)
+	if status != exitOK {
+		t.failed.Add(1)
+	}
+	return status
+}
+
+// summary prints one line on stderr after a tree of files: "promptfmt:
+// checked 12 files, 2 with problems".
+func (t *tally) summary(c *cli, verb, failed string) {
+	n := t.files.Load()
+	line := fmt.Sprintf("promptfmt: %s %d %s", verb, n, plural(n, "file"))
+	if k := t.changed.Load(); k > 0 {
+		line += fmt.Sprintf(", %d changed", k)
+	}
+	if k := t.failed.Load(); k > 0 {
+		line += fmt.Sprintf(", %d %s", k, failed)
+	}
+	fmt.Fprintln(c.stderr, line)
+}
+
+func plural(n int64, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// each loads every file (a directory stands for the files under it in
+// the format, or in any format when none is given) and hands it to do, on
+// all cores, going on after a failure; output comes in the order of the
+// files. It returns the worst status. After several files it prints a
+// summary line.
+func (c *cli) each(args []string, format, verb, failed string, do func(fc *cli, in *input) int) int {
+	files, err := expand(args, func(name string) bool {
+		f, err := lookupFormat("", name)
+		return err == nil && (format == "" || f.name == format)
+	})
+	if err != nil {
+		return c.fail(err)
+	}
+	var t tally
+	worst := c.parallel(len(files), 0, func(fc *cli, i int) int {
+		in, status := fc.load(files[i], format)
+		if in == nil {
+			return t.add(status)
+		}
+		status = do(fc, in)
+		if status == exitChanged {
+			t.changed.Add(1)
+			status = exitOK
+		}
+		return t.add(status)
+	})
+	if manyFiles(args) {
+		t.summary(c, verb, failed)
+	}
+	return worst
+}
+
+// exitChanged is what a job of each returns when it rewrote its file.
+const exitChanged = -1
+
+func (c *cli) runCheck(args []string) int {
+	fs := c.flags("check", "[-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt check testdata/examples\n\n"+
+		"Reads every file (a directory: every file under it in a known format, on all\n"+
+		"cores) and prints each problem as FILE:LINE:COL: message, with the line and a\n"+
+		"caret; warnings count as problems. Exit status 1 when there is any.")
+	format := fs.String("f", "", "input format; default: from each file's extension")
+	asJSON := jsonFlag(fs)
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	c.setJSON(*asJSON, true)
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	return c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
+		if len(in.doc.Warnings) > 0 {
+			c.warn(in, "error")
+			return exitInvalid
+		}
+		return exitOK
+	})
+}
+
+func (c *cli) runFmt(args []string) int {
+	fs := c.flags("fmt", "[-w] [-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt fmt -w testdata/examples\n\n"+
+		"Prints each file in its format's canonical form, or with -w rewrites the\n"+
+		"files that are not (atomically). Templates are refused, not rendered.")
+	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
+	format := fs.String("f", "", "input format; default: from each file's extension")
+	asJSON := jsonFlag(fs)
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	c.setJSON(*asJSON, false)
+	if len(files) == 0 {
+		if *write {
+			return c.fail(&usageError{"fmt -w needs files"})
+		}
+		files = []string{"-"}
+	}
+	return c.each(files, *format, "formatted", "failed", func(c *cli, in *input) int {
+		c.warn(in, "warning")
+		out, status := c.write(in, in.format, false)
+		if out == nil {
+			return status
+		}
+		var err error
+		switch {
+		case !*write || in.name == "-":
+			_, err = c.stdout.Write(out)
+		case !bytes.Equal(out, in.src):
+			if err = atomicfile.WriteFile(in.name, out, 0o644); err == nil {
+				return exitChanged
+			}
+		}
+		if err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	})
+}
