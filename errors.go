@@ -100,7 +100,9 @@ func CheckUTF8(format string, src []byte) error {
 	for i := 0; i < len(src); {
 		r, n := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError && n <= 1 {
-			return Errorf(format, src, i, "invalid UTF-8 (byte 0x%02x)", src[i])
+			e := Errorf(format, src, i, "invalid UTF-8 (byte 0x%02x)", src[i])
+			e.Hint = "save the file as UTF-8 (iconv -f LATIN1 -t UTF-8 converts a Latin-1 file)"
+			return e
 		}
 		i += n
 	}

@@ -127,7 +127,38 @@ func parse(src []byte) (*file, error) {
 	msg.Line, _ = promptfmt.Position(src, f.body)
 	doc.Messages = []promptfmt.Message{msg}
 	f.checkKeys(warn)
+	f.hint(doc.Warnings)
 	return f, nil
+}
+
+// hint says, on the warnings about the mandatory keys, how to fix them.
+func (f *file) hint(warnings []promptfmt.Warning) {
+	for i := range f.checks {
+		c := &f.checks[i]
+		hint := ""
+		switch c.state {
+		case missing, malformed, notString:
+			hint = "promptfmt promptfile fix completes what is missing (a new ID from the store, the time now, the body's hash)"
+		case mismatch:
+			hint = "if the edit was meant, bless it: promptfmt promptfile fix -rehash FILE; else restore the body"
+		}
+		if hint == "" {
+			continue
+		}
+		off := f.offset(c)
+		for j := range warnings {
+			if warnings[j].Offset == off && warnings[j].Hint == "" {
+				warnings[j].Hint = hint
+				break
+			}
+		}
+		for _, pe := range f.failures {
+			if pe, ok := pe.(*promptfmt.ParseError); ok && pe.Offset == off && pe.Hint == "" {
+				pe.Hint = hint
+				break
+			}
+		}
+	}
 }
 
 // split finds the front matter: src[yamlStart:yamlEnd], or -1 when the file

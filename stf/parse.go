@@ -63,6 +63,15 @@ func (p *parser) errAt(off int, msg string, args ...any) error {
 	return promptfmt.Errorf(format, p.src, off, msg, args...)
 }
 
+// dataHint is the hint on an error about a line that reads as a command.
+const dataHint = "a text line that starts with ';' is written ';;' (the first ';' is dropped)"
+
+func (p *parser) hintAt(off int, hint, msg string, args ...any) error {
+	e := promptfmt.Errorf(format, p.src, off, msg, args...)
+	e.Hint = hint
+	return e
+}
+
 // lineEnd returns the end of the line starting at pos (without its LF, and
 // without a CR before it when keepCR is false) and the start of the next.
 func (p *parser) lineEnd(pos int, keepCR bool) (end, next int) {
@@ -205,7 +214,7 @@ func (p *parser) command(pos int) (int, error) {
 		if k == i || line[i] >= '0' && line[i] <= '9' {
 			return 0, p.errAt(pos+i, "not a command: a line starting with ';' holds a command such as ;user, a comment (;# ;// ;/* ;*/), or data written ';;'")
 		}
-		return 0, p.errAt(pos+i, "unknown command %q (command names are lowercase: %s)", line[i:k], commandNames)
+		return 0, p.hintAt(pos+i, dataHint, "unknown command %q (command names are lowercase: %s)", line[i:k], commandNames)
 	}
 	argsOff := pos + j
 	args := line[j:]
@@ -242,7 +251,7 @@ func (p *parser) command(pos int) (int, error) {
 	case "call", "embed":
 		return p.monadic(pos, name, args, argsOff, next)
 	}
-	return 0, p.errAt(pos+i, "unknown command %q (known: %s)", name, commandNames)
+	return 0, p.hintAt(pos+i, dataHint, "unknown command %q (known: %s)", name, commandNames)
 }
 
 // wordEnd returns where the run of ASCII letters and digits from j ends.

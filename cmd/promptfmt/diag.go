@@ -111,7 +111,7 @@ func sourceLine(src []byte, n int) (string, bool) {
 }
 
 // excerptWidth is how much of a long line is shown around the column.
-const excerptWidth = 72
+const excerptWidth = 100
 
 // excerpt shows the line with a caret under byte column col:
 //
@@ -124,12 +124,14 @@ func excerpt(line string, n, col int) string {
 	}
 	before, after := line[:at], line[at:]
 	// A long line is cut to a window around the column.
-	if utf8.RuneCountInString(before) > excerptWidth/2 {
-		r := []rune(before)
-		before = "..." + string(r[len(r)-excerptWidth/2:])
-	}
-	if utf8.RuneCountInString(after) > excerptWidth/2 {
-		after = string([]rune(after)[:excerptWidth/2]) + "..."
+	if utf8.RuneCountInString(line) > excerptWidth {
+		if utf8.RuneCountInString(before) > excerptWidth/2 {
+			r := []rune(before)
+			before = "..." + string(r[len(r)-excerptWidth/2:])
+		}
+		if utf8.RuneCountInString(after) > excerptWidth/2 {
+			after = string([]rune(after)[:excerptWidth/2]) + "..."
+		}
 	}
 	gutter := fmt.Sprintf("%4d | ", n)
 	// The caret lines up under tabs as the line above does.

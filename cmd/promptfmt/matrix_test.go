@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// matrixInputs gives the template examples the inputs they are converted
+// with; the others are converted as written.
+var matrixInputs = map[string]string{"pick.pdl": "pick.json"}
+
+// TestConversionMatrix converts every example to every format and back.
+// Where a conversion succeeds without --lossy, the messages a model
+// receives are the same after it and after the way back; where it does
+// not, the refusal names each thing with its line, and --lossy converts,
+// printing one line per change, into a file the target reads.
+func TestConversionMatrix(t *testing.T) {
+	const dir = "../../testdata/examples"
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	for _, e := range entries {
+		src, err := lookupFormat("", e.Name())
+		if err != nil {
+			continue // images, inputs
+		}
+		seen[src.name] = true
+		file := filepath.Join(dir, e.Name())
+		var flags []string
+		if inputs, ok := matrixInputs[e.Name()]; ok {
+			flags = []string{"--context", filepath.Join(dir, inputs)}
+		}
+		want := modelMessages(t, file, flags)
+		for i := range formats {
+			target := &formats[i]
+			t.Run(e.Name()+"->"+target.name, func(t *testing.T) {
+				out, errOut, status := runCmd(t, "", append([]string{"convert", "-t", target.name, file}, flags...)...)
+				if status == exitOK {
+					assert.Empty(t, errOut)
+					got := reparse(t, target, out)
+					assert.True(t, promptfmt.EqualMessages(want, got.LLMMessages()), "%s to %s: %v\nwant %v", e.Name(), target.name, got.LLMMessages(), want)
+					back := convertBack(t, out, target, src)
+					assert.True(t, promptfmt.EqualMessages(want, back), "%s to %s and back: %v", e.Name(), target.name, back)
+					return
+				}
+				require.Equal(t, exitInvalid, status, errOut)
+				for _, line := range strings.Split(strings.TrimSpace(headlines(errOut)), "\n") {
+					assert.Regexp(t, `^`+regexpQuote(file)+`(:\d+)?: `+target.name+`: (document|message \d+( \(line \d+\))?): `, line)
+				}
+				out, errOut, status = runCmd(t, "", append([]string{"convert", "--lossy", "-t", target.name, file}, flags...)...)
+				require.Equal(t, exitOK, status, "--lossy: %s", errOut)
+				require.NotEmpty(t, errOut, "--lossy says what it changed")
+				for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+					assert.Regexp(t, `^`+regexpQuote(file)+`(:\d+)?: change: .+ \(`+target.name+`: .+\)$`, line)
+				}
+				reparse(t, target, out)
+			})
+		}
+	}
+	for _, f := range formats {
+		assert.True(t, seen[f.name], "testdata/examples has no %s file", f.name)
+	}
+}
+
+// modelMessages is what a model receives from the file.
+func modelMessages(t *testing.T, file string, flags []string) []promptfmt.Message {
+	t.Helper()
+	args := append([]string{"convert", "-t", "stf", file}, flags...)
+	out, errOut, status := runCmd(t, "", args...)
+	require.Equal(t, exitOK, status, "every example converts to STF: %s", errOut)
+	f, _ := lookupFormat("stf", "")
+	return reparse(t, f, out).LLMMessages()
+}
+
+func reparse(t *testing.T, f *formatInfo, out string) *promptfmt.Document {
+	t.Helper()
+	doc, err := f.parse([]byte(out))
+	require.NoError(t, err, "the %s output reads back:\n%s", f.name, out)
+	return doc
+}
+
+// convertBack converts out (in format from) to format to, through the
+// command, and returns the messages a model receives from the result.
+func convertBack(t *testing.T, out string, from, to *formatInfo) []promptfmt.Message {
+	t.Helper()
+	back, errOut, status := runCmd(t, out, "convert", "-f", from.name, "-t", to.name, "-")
+	require.Equal(t, exitOK, status, "the way back, %s to %s: %s", from.name, to.name, errOut)
+	return reparse(t, to, back).LLMMessages()
+}
+
+func regexpQuote(s string) string {
+	return strings.NewReplacer(".", `\.`, "/", `/`).Replace(s)
+}
+
+// TestMetadataHomes: what a format says beside its messages goes where the
+// target keeps such things, and comes back.
+func TestMetadataHomes(t *testing.T) {
+	const dir = "../../testdata/examples/"
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}},          // front matter into ;meta
+		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},       // _head a hidden message, % lines kept
+		{[]string{"-t", "stf", "--context", dir + "pick.json", dir + "pick.pdl"}, []string{"schema: '[int"}}, // the schema into ;meta
+		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},        // attributes into arguments
+	} {
+		out, errOut, status := runCmd(t, "", append([]string{"convert"}, tc.args...)...)
+		require.Equal(t, exitOK, status, errOut)
+		for _, w := range tc.want {
+			assert.Contains(t, out, w, "%v", tc.args)
+		}
+	}
+	// The schema comes back from STF into a PDL schema turn.
+	stf, _, status := runCmd(t, "", "convert", "-t", "stf", "--context", dir+"pick.json", dir+"pick.pdl")
+	require.Equal(t, exitOK, status)
+	pdlOut, errOut, status := runCmd(t, stf, "convert", "-f", "stf", "-t", "pdl", "-")
+	require.Equal(t, exitOK, status, errOut)
+	assert.True(t, strings.HasPrefix(pdlOut, "<|schema|>\n\n[int"), pdlOut)
+}
