@@ -106,8 +106,8 @@ func TestMetadataHomes(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}},          // front matter into ;meta
-		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},       // _head a hidden message, % lines kept
+		{[]string{"-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}},      // front matter into ;meta
+		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},     // _head a hidden message, % lines kept
 		{[]string{"-t", "stf", "--context", dir + "pick.json", dir + "pick.pdl"}, []string{"schema: '[int"}}, // the schema into ;meta
 		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},        // attributes into arguments
 	} {
