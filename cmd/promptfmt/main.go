@@ -10,6 +10,8 @@
 //	promptfmt check    [-f FORMAT] FILE|DIR...    report every problem; exit 1 if any
 //	promptfmt fmt      [-w] [-f FORMAT] FILE|DIR...  canonical form, like gofmt
 //	promptfmt promptfile new|fix|verify ...       prompt files and the prompt store
+//	promptfmt prompty render | pdl render ...     the text a template renders to
+//	promptfmt help [FORMAT|COMMAND]               a format's syntax on one page
 //
 // A directory stands for the files under it in a known format, hidden ones
 // skipped; they are read on all cores and reported in lexical order.
@@ -72,9 +74,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		c.usage(stdout)
 		return exitOK
+	case "help":
+		return c.runHelp(args[1:])
 	}
 	for _, cmd := range commands {
 		if cmd.name == args[0] {
@@ -91,5 +95,5 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example.\n", formatNames())
+	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example,\n'promptfmt help FORMAT' for a one-page summary of a format's syntax.\n", formatNames())
 }

@@ -37,6 +37,7 @@ func (c *cli) runPromptfile(args []string) int {
 	for _, cmd := range promptfileCommands {
 		fmt.Fprintf(w, "  %-7s %s\n", cmd.name, cmd.summary)
 	}
+	fmt.Fprintf(w, "\nExample:\n  promptfmt promptfile verify prompts/\n\nRun 'promptfmt promptfile SUBCOMMAND -h' for its flags, 'promptfmt help promptfile'\nfor the format.\n")
 	if w == c.stdout {
 		return exitOK
 	}

@@ -98,16 +98,16 @@ func (c *cli) runPDL(args []string) int {
 
 // runRender is "promptfmt FORMAT render" for a template format.
 func (c *cli) runRender(args []string, format, flagName, example string) int {
-	usage := fmt.Sprintf("Usage: promptfmt %s render [--%s FILE.json] FILE|-", format, flagName)
+	fs := c.flags(format+" render", fmt.Sprintf("[--%s FILE.json] [FILE|-]", flagName), example)
 	if len(args) == 0 || args[0] != "render" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-			fmt.Fprintln(c.stdout, usage)
+			fs.SetOutput(c.stdout)
+			fs.Usage()
 			return exitOK
 		}
-		fmt.Fprintln(c.stderr, usage)
+		fs.Usage()
 		return exitUsage
 	}
-	fs := c.flags(format+" render", fmt.Sprintf("[--%s FILE.json] [FILE|-]", flagName), example)
 	inputsFile := inputsFlag(fs)
 	files, status, ok := c.parseFlags(fs, args[1:])
 	if !ok {
