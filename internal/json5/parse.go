@@ -40,6 +40,7 @@ type SyntaxError struct {
 	Msg    string
 }
 
+// Error returns the message, without the position (Offset holds it).
 func (e *SyntaxError) Error() string { return e.Msg }
 
 // Parse parses src, which must hold exactly one JSON5 value with optional

@@ -61,6 +61,8 @@ type Error struct {
 	Msg       string
 }
 
+// Error reads "template line L, column C: message", as far as the position
+// is known.
 func (e *Error) Error() string {
 	if e.Line == 0 {
 		return "template: " + e.Msg

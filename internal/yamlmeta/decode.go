@@ -13,6 +13,7 @@ type NodeError struct {
 	Msg          string
 }
 
+// Error reads "line N: message".
 func (e *NodeError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // DecodeNode decodes front matter into the model's JSON-like values:

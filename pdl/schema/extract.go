@@ -17,6 +17,7 @@ type ValueError struct {
 	Msg string
 }
 
+// Error returns the message sent back to the model.
 func (e *ValueError) Error() string { return e.Msg }
 
 func fail(msg string) (any, error) { return nil, &ValueError{Msg: msg} }
