@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/provider"
 )
 
 // flags makes a subcommand's flag set, whose -h shows the example.
@@ -163,9 +166,17 @@ func (c *cli) loadOne(files []string, format string) (*input, int) {
 // .prompty file) is rendered with --inputs first; whole says to print the
 // loaded template beside its messages.
 func (c *cli) show(args []string, name, example string, whole bool, what func(*promptfmt.Document) any) int {
-	fs := c.flags(name, "[-f FORMAT] [--inputs inputs.json] [FILE|-]", example)
+	synopsis := "[-f FORMAT] [--inputs inputs.json] [FILE|-]"
+	if !whole {
+		synopsis = "[-f FORMAT] [--inputs inputs.json] [--as PROVIDER] [FILE|-]"
+	}
+	fs := c.flags(name, synopsis, example)
 	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
 	inputsFile := inputsFlag(fs)
+	as := new(string)
+	if !whole {
+		as = fs.String("as", "", "print the messages as a provider's request body expects them: "+strings.Join(provider.Names(), ", "))
+	}
 	files, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status
@@ -174,12 +185,15 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	if err != nil {
 		return c.fail(err)
 	}
+	if *as != "" && !slices.Contains(provider.Names(), *as) {
+		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(provider.Names(), ", "))})
+	}
 	if f, err := lookupFormat(*format, file); err == nil && f.load != nil {
 		in, status := c.readAs(file, *format)
 		if in == nil {
 			return status
 		}
-		return c.runTemplate(in, *inputsFile, whole)
+		return c.runTemplate(in, *inputsFile, whole, *as)
 	}
 	if *inputsFile != "" {
 		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
@@ -188,7 +202,20 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	if in == nil {
 		return status
 	}
+	if *as != "" {
+		return c.export(in, *as, in.doc.LLMMessages())
+	}
 	return c.printJSON(what(in.doc))
+}
+
+// export prints msgs as provider as expects them, or why it cannot.
+func (c *cli) export(in *input, as string, msgs []promptfmt.Message) int {
+	body, err := provider.Export(as, msgs)
+	if err != nil {
+		c.report(in, err)
+		return exitInvalid
+	}
+	return c.printJSON(body)
 }
 
 func (c *cli) runParse(args []string) int {
@@ -199,7 +226,10 @@ func (c *cli) runParse(args []string) int {
 }
 
 func (c *cli) runMessages(args []string) int {
-	return c.show(args, "messages", "promptfmt messages --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n\n"+
+	return c.show(args, "messages", "promptfmt messages --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n"+
+		"  promptfmt messages --as anthropic testdata/examples/support.stf\n\n"+
+		"--as prints what goes under a provider's request body: OpenAI's {\"messages\"},\n"+
+		"Anthropic's {\"system\", \"messages\"}, Gemini's {\"system_instruction\", \"contents\"}.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
 		"in strict mode unless it says strict: false, and split into messages.", false,
 		func(d *promptfmt.Document) any { return d.LLMMessages() })

@@ -58,7 +58,7 @@ func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]a
 }
 
 // runTemplate is parse and messages for a template format.
-func (c *cli) runTemplate(in *input, inputsFile string, whole bool) int {
+func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) int {
 	t, inputs, status := c.loadTemplate(in, inputsFile)
 	if t == nil {
 		return status
@@ -70,6 +70,9 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool) int {
 	}
 	if msgs == nil {
 		msgs = []promptfmt.Message{}
+	}
+	if as != "" {
+		return c.export(in, as, msgs)
 	}
 	if whole {
 		out := t.Describe()
