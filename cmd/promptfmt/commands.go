@@ -173,9 +173,10 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	fs := c.flags(name, synopsis, example)
 	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
 	inputsFile := inputsFlag(fs)
-	as := new(string)
+	as, lossy := new(string), new(bool)
 	if !whole {
 		as = fs.String("as", "", "print the messages as a provider's request body expects them: "+strings.Join(provider.Names(), ", "))
+		lossy = fs.Bool("lossy", false, "with --as: change what the provider cannot take, printing each change, instead of failing")
 	}
 	files, status, ok := c.parseFlags(fs, args)
 	if !ok {
@@ -188,6 +189,10 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	if *as != "" && !slices.Contains(provider.Names(), *as) {
 		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(provider.Names(), ", "))})
 	}
+	if *lossy && *as == "" {
+		return c.fail(&usageError{"--lossy applies with --as"})
+	}
+	c.lossy = *lossy
 	if f, err := lookupFormat(*format, file); err == nil && f.load != nil {
 		in, status := c.readAs(file, *format)
 		if in == nil {
@@ -208,8 +213,21 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	return c.printJSON(what(in.doc))
 }
 
-// export prints msgs as provider as expects them, or why it cannot.
+// export prints msgs as provider as expects them, or why it cannot; with
+// --lossy, what the provider cannot take is changed first.
 func (c *cli) export(in *input, as string, msgs []promptfmt.Message) int {
+	if c.lossy {
+		fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Messages: msgs}, func(d *promptfmt.Document) error {
+			_, err := provider.Export(as, d.Messages)
+			return err
+		})
+		if err != nil {
+			c.report(in, err)
+			return exitInvalid
+		}
+		c.changes(in, changes)
+		msgs = fitted.Messages
+	}
 	body, err := provider.Export(as, msgs)
 	if err != nil {
 		c.report(in, err)

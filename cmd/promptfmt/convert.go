@@ -36,13 +36,7 @@ func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
 			c.report(in, err)
 			return nil, exitInvalid
 		}
-		for _, ch := range changes {
-			msg := fmt.Sprintf("%s (%s: %s)", ch.Done, ch.Format, ch.What)
-			if ch.Line == 0 && ch.Message >= 0 {
-				msg = fmt.Sprintf("message %d: %s", ch.Message+1, msg)
-			}
-			c.emit(in, diagnostic{Line: ch.Line, Severity: "change", Format: ch.Format, Message: msg})
-		}
+		c.changes(in, changes)
 		doc = adapted
 	}
 	var out bytes.Buffer
@@ -51,6 +45,17 @@ func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
 		return nil, exitInvalid
 	}
 	return out.Bytes(), exitOK
+}
+
+// changes prints what promptfmt.Adapt changed, one line each.
+func (c *cli) changes(in *input, changes []promptfmt.Change) {
+	for _, ch := range changes {
+		msg := fmt.Sprintf("%s (%s: %s)", ch.Done, ch.Format, ch.What)
+		if ch.Line == 0 && ch.Message >= 0 {
+			msg = fmt.Sprintf("message %d: %s", ch.Message+1, msg)
+		}
+		c.emit(in, diagnostic{Line: ch.Line, Severity: "change", Format: ch.Format, Message: msg})
+	}
 }
 
 func (c *cli) runConvert(args []string) int {

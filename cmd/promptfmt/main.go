@@ -65,6 +65,8 @@ type cli struct {
 	// jsonDiag prints diagnostics as JSON lines (--json), on stdout when
 	// diagStdout is set (check, whose stdout is otherwise empty).
 	jsonDiag, diagStdout bool
+	// lossy is messages --as --lossy.
+	lossy bool
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

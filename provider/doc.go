@@ -1,0 +1,185 @@
+// Package provider maps the messages a model receives
+// ([promptfmt.Document.LLMMessages]) to the message part of a provider's
+// request body: typed Go values that encoding/json encodes to exactly what
+// the API expects.
+//
+//	OpenAI(msgs)    → {"messages": [...]}                            Chat Completions
+//	Anthropic(msgs) → {"system": ..., "messages": [...]}             Messages
+//	Gemini(msgs)    → {"system_instruction": ..., "contents": [...]} generateContent
+//
+// The rest of the body (model, max_tokens, tools, ...) is the caller's; the
+// request types embed into a struct of their own:
+//
+//	body := struct {
+//		Model string `json:"model"`
+//		*provider.OpenAIRequest
+//	}{"gpt-4o", req}
+//
+// [Export] picks a mapping by name ([Names] lists them) for callers that
+// take the provider as a setting.
+//
+// # Nothing is dropped or changed silently
+//
+// What a provider cannot express is an error, never left out: each mapping
+// returns nil and every problem at once, each a [*promptfmt.UnsupportedError]
+// (Format "openai", "anthropic" or "gemini"; Message the index into msgs;
+// Line msgs[i].Line; What the problem), joined with errors.Join. A problem
+// with one part starts with its 1-based number: "part 2: ...". Refused
+// everywhere:
+//
+//   - a disabled message: it never reaches a model, so it is not the
+//     caller's LLMMessages;
+//   - a role, name or part field that is not valid UTF-8 (JSON would
+//     replace the bad bytes);
+//   - a part of a kind the model does not define, or with a field its kind
+//     does not use ([promptfmt.ContentPart.StrayField]);
+//   - a role the provider has no equivalent for, such as "critic" or a
+//     hidden "_head";
+//   - a tool_call without a tool name, or (OpenAI, Anthropic) without an id;
+//     a tool_result without an id, except for Gemini when it names its tool;
+//   - a tool_result whose ToolName differs from the name of the earlier
+//     tool_call with its id: it would be given to the wrong tool;
+//   - media the provider cannot take (below), and media data that is not
+//     valid base64.
+//
+// Decision (metadata): Message.Metadata is not sent. It is what a format
+// attaches to a message (tickets, ids, the model a reply came from) and no
+// provider has a place for it; the conversation the model reads is role,
+// name and content. The one use: a "tool" message without tool_result parts
+// (STF's ";tool call_id=c1" then text) holds the result of the call whose id
+// is its "tool_call_id" or "call_id" metadata string.
+//
+// Decision (no content): a message with no parts is read as the one empty
+// text part the model uses for no content.
+//
+// Decision (conversation rules): the mappings keep the order of messages
+// and parts and do not check the rules the APIs apply to a whole
+// conversation (at least one message, results following their calls,
+// Anthropic's tool_result blocks first in their turn) or to values (name
+// and id patterns, image detail words, supported media types beyond those
+// named below): the API reports those with its own words.
+//
+// # Media values
+//
+// An image, audio or file part's Value is one of the forms the formats of
+// this module produce:
+//
+//   - a data: URI, "data:image/png;base64,iVBOR...": its media type and its
+//     data (a data: URI that is not base64 is refused). A MediaType on the
+//     part must agree with the URI's (case aside);
+//   - bare base64 data, with the media type in MediaType (PDL's images,
+//     Prompty's local files);
+//   - a URL: any other value that starts with a scheme, "https:", "gs:".
+//
+// Data sent as base64 is checked: standard alphabet, padded, no line
+// breaks; empty data is refused. A part's media type must be
+// type/subtype and fit its kind (an image part's starts with image/, an
+// audio part's with audio/; OpenAI's audio also takes the bare words wav
+// and mp3). A URL part's media type is sent only where the API has a field
+// for it (Gemini's file_data); elsewhere the server reads the type from
+// the resource.
+//
+// # OpenAI Chat Completions
+//
+// Roles system, developer, user, assistant and tool, each message in
+// order, with its name in "name":
+//
+//   - Content that is one text part is a string; any other content is an
+//     array of parts: {"type":"text","text"} (empty text is sent as is),
+//     {"type":"image_url","image_url":{"url","detail"}},
+//     {"type":"input_audio","input_audio":{"data","format"}},
+//     {"type":"file","file":{"file_data","file_id","filename"}}.
+//   - Images are http(s) URLs or data: URIs (base64 data becomes one, so it
+//     needs its media type); Detail goes in "detail". A file id, a
+//     filename or another scheme is refused.
+//   - Audio is base64 data with format "wav" (audio/wav, audio/x-wav,
+//     audio/wave) or "mp3" (audio/mpeg, audio/mp3); the bare words wav and
+//     mp3 (STF's format field) are accepted as the media type. Other types,
+//     URLs, detail, file ids and filenames are refused.
+//   - Files are base64 data sent as a data: URI in "file_data" (media type
+//     required), or a file id (the part's ID, with no Value) in "file_id";
+//     Filename goes in "filename". A file URL, or both an id and data, is
+//     refused. A file id's media type is not sent (the upload has one).
+//   - Media go only in user messages; system, developer, assistant and
+//     tool content is text.
+//   - An assistant's tool_call parts are "tool_calls":
+//     [{"id","type":"function","function":{"name","arguments"}}], with
+//     "content" left out when there is no text. Decision: arguments are
+//     sent verbatim, not checked as JSON: the API takes them as a string,
+//     and models do produce arguments that are not valid JSON, which a
+//     replayed conversation must keep. A text part after a tool_call is
+//     refused: OpenAI puts an assistant's text before its calls.
+//   - Each tool_result part is a message {"role":"tool","tool_call_id",
+//     "content": the result}, in the part's place: a user message holding
+//     text, then results, then text is sent as a user message, tool
+//     messages, a user message. Decision: ToolName on a result is not sent
+//     (the id names the call); see the check above.
+//   - A tool message holds tool_result parts only, or one text part with
+//     its call id in metadata; a name on it is refused.
+//   - tool_call parts outside assistant messages and tool_result parts
+//     outside user and tool messages are refused.
+//
+// # Anthropic Messages
+//
+//   - System and developer messages go to the top-level "system": a
+//     string when the system prompt is one text, else an array of
+//     {"type":"text","text"} blocks, one for each text part of each
+//     message, in order. Decision: they may only come before the first
+//     user, assistant or tool message; a later one is refused ("a system
+//     message after the conversation has started cannot be expressed"),
+//     since moving it to the top would change what the model reads, and
+//     Anthropic has no system turn.
+//   - user and assistant messages keep their role; tool messages become
+//     user turns. Content is always an array of blocks.
+//   - Decision (consecutive turns): messages that map to the same role are
+//     merged into one turn, their blocks in order. The API combines
+//     consecutive same-role turns itself, so the model reads the same; and
+//     the results of parallel calls, one tool message each, must share the
+//     user turn that follows the calls.
+//   - Blocks: {"type":"text","text"};
+//     {"type":"image","source":{"type":"base64","media_type","data"}} for
+//     image/jpeg, image/png, image/gif and image/webp data (the media type
+//     in lower case, as the API's list has it), or
+//     {"type":"image","source":{"type":"url","url"}} for http(s) URLs;
+//     {"type":"document","source":...} the same way for PDF files
+//     (application/pdf data, or a URL whose media type is PDF or unknown),
+//     with the filename as its "title";
+//     {"type":"tool_use","id","name","input"} with the arguments, which must
+//     be a JSON object, passed through; {"type":"tool_result","tool_use_id",
+//     "content"} with the result text ("content" left out when empty).
+//   - Decision (empty text): Anthropic refuses empty and blank text blocks.
+//     An empty text part beside other content carries nothing and is left
+//     out; a message with no other content is refused ("an empty message
+//     cannot be expressed"), and so is a text part of only white space.
+//   - Refused: names, audio, files other than PDF, image detail, file ids,
+//     filenames on images, media in assistant messages.
+//
+// # Gemini generateContent
+//
+// Field names are the REST API's snake_case spellings (system_instruction,
+// inline_data, mime_type, file_data, file_uri, function_call,
+// function_response), which the API accepts as it does camelCase.
+//
+//   - System and developer messages go to "system_instruction":
+//     {"parts":[{"text"}, ...]}, one part for each text part; as for
+//     Anthropic, only before the conversation has started.
+//   - user messages are "user" contents, assistant messages "model"
+//     contents, tool messages "user" contents; consecutive contents of the
+//     same role are merged, as for Anthropic (the API matches a turn of
+//     function calls with one turn holding all their responses).
+//   - Parts: {"text"}; {"inline_data":{"mime_type","data"}} for base64 data
+//     (media type required); {"file_data":{"mime_type","file_uri"}} for URLs
+//     of any scheme (mime_type left out when unknown); media may be in user
+//     and model contents.
+//   - {"function_call":{"id","name","args"}}: args are the arguments, which
+//     must be a JSON object, passed through; "id" (left out when empty) is
+//     the call id, which the function_response answering it repeats.
+//   - {"function_response":{"id","name","response"}}: the name is the
+//     part's ToolName, else that of the earlier tool_call with its id (else
+//     refused). Decision: "response" is the result itself when it is a JSON
+//     object, else {"output": the result text}, the key the API documents
+//     for a function's output.
+//   - Empty text is treated as for Anthropic (Gemini refuses an empty text
+//     parameter); blank text is sent.
+//   - Refused: names, image detail, file ids, filenames.
+package provider
