@@ -1,11 +1,12 @@
 package promptfmt
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/promptfmt/promptfmt/internal/abbrev"
 )
 
 // Change is one thing [Adapt] changed so that a format could express a
@@ -385,17 +386,13 @@ func dropKeys(m map[string]any, key string) (dropped string, ok bool) {
 
 // summary is v as JSON, cut to a readable length.
 func summary(v any) string {
-	j, err := json.Marshal(v)
+	j, err := EncodeJSON(v)
 	s := string(j)
 	if err != nil {
 		s = fmt.Sprint(v)
 	}
-	if len(s) > 60 {
-		cut := 57
-		for cut > 0 && s[cut]&0xC0 == 0x80 { // not inside a UTF-8 sequence
-			cut--
-		}
-		s = s[:cut] + "..."
+	if head, cut := abbrev.Cut(s, 57); cut {
+		return head + "..."
 	}
 	return s
 }

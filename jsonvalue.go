@@ -42,3 +42,15 @@ func numbers(v any) any {
 	}
 	return v
 }
+
+// EncodeJSON is json.Marshal without HTML escaping: prompts are full of <,
+// > and &, and "\u003e" in place of ">" helps nobody reading the output.
+func EncodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

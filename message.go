@@ -18,8 +18,6 @@
 package promptfmt
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -311,14 +309,4 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-// marshal is json.Marshal without HTML escaping: prompts are full of <, >
-// and &, and "\u003e" in place of ">" helps nobody reading the output.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func marshal(v any) ([]byte, error) { return EncodeJSON(v) }

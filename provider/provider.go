@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/abbrev"
 )
 
 // The provider names, as Export takes them and as the Format of their errors.
@@ -427,24 +428,11 @@ func jsonObject(s string) bool {
 
 // short quotes s for an error, cut to about 40 bytes.
 func short(s string) string {
-	const max = 40
-	if len(s) <= max {
-		return fmt.Sprintf("%q", s)
+	if head, cut := abbrev.Cut(s, 40); cut {
+		return fmt.Sprintf("%q...", head)
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q...", s[:cut])
+	return fmt.Sprintf("%q", s)
 }
 
-// marshal encodes v without HTML escaping, as the module's own output is.
-func marshal(v any) (json.RawMessage, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+// marshal encodes v as the module's own output is, without HTML escaping.
+func marshal(v any) (json.RawMessage, error) { return promptfmt.EncodeJSON(v) }

@@ -1,0 +1,24 @@
+package abbrev
+
+import "testing"
+
+func TestCut(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		max  int
+		want string
+		cut  bool
+	}{
+		{"short", 10, "short", false},
+		{"exactly", 7, "exactly", false},
+		{"abcdef", 3, "abc", true},
+		{"aé", 2, "a", true}, // é is two bytes: not split
+		{"ééé", 3, "é", true},
+		{"é", 0, "", true},
+	} {
+		got, cut := Cut(tc.s, tc.max)
+		if got != tc.want || cut != tc.cut {
+			t.Errorf("Cut(%q, %d) = %q, %v; want %q, %v", tc.s, tc.max, got, cut, tc.want, tc.cut)
+		}
+	}
+}
