@@ -9,6 +9,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/corpus"
 	"github.com/promptfmt/promptfmt/internal/formattest"
 	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -38,7 +39,11 @@ func benchDoc() *promptfmt.Document {
 	return doc
 }
 
-func benchInput(b *testing.B) []byte {
+// goldmarkBlocks is goldmark's CommonMark block parser as goldmark ships
+// it: the default block parsers, no inline parsers.
+var goldmarkBlocks = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...))
+
+func benchInput(b testing.TB) []byte {
 	var out bytes.Buffer
 	if err := Write(&out, benchDoc()); err != nil {
 		b.Fatal(err)
@@ -56,7 +61,16 @@ func BenchmarkFormat(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			blocks.Parse(text.NewReader(src))
+			goldmarkBlocks.Parse(text.NewReader(src))
+		}
+	})
+	// Structure is the part of Parse that is goldmark: its block parse
+	// through the recording parsers, without the inline pass's text.
+	b.Run("Structure", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			structure(src)
 		}
 	})
 	b.Run("Parse", func(b *testing.B) { thisFormat.BenchParse(b, src) })

@@ -124,17 +124,36 @@ func plain(s string) bool {
 
 // toMap is the line as kept in Metadata. Empty fields are left out.
 func (c *ConfigLine) toMap() map[string]any {
-	m := map[string]any{"source": c.Source, "line": int64(c.Line), "enabled": c.Enabled, "offset": int64(c.Offset), "kind": c.Kind}
+	m := make(map[string]any, 8)
+	m["source"] = c.Source
+	m["line"] = int64(c.Line)
+	m["enabled"] = c.Enabled
+	m["offset"] = int64(c.Offset)
+	switch c.Kind { // constants box without allocating
+	case KindAssignment:
+		m["kind"] = KindAssignment
+	case KindAction:
+		m["kind"] = KindAction
+	default:
+		m["kind"] = c.Kind
+	}
 	if c.Quoted {
 		m["quoted"] = true
 	}
 	if c.Exclusive {
 		m["exclusive"] = true
 	}
-	for k, v := range map[string]string{"name": c.Name, "var": c.Var, "args": c.Args, "error": c.Error} {
-		if v != "" {
-			m[k] = v
-		}
+	if c.Name != "" {
+		m["name"] = c.Name
+	}
+	if c.Var != "" {
+		m["var"] = c.Var
+	}
+	if c.Args != "" {
+		m["args"] = c.Args
+	}
+	if c.Error != "" {
+		m["error"] = c.Error
 	}
 	if c.Kind == KindAssignment && c.Var == "" && c.Error == "" {
 		m["value"] = c.Value

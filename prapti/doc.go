@@ -24,6 +24,17 @@
 // included) is a heading or a configuration line. Such lines are text,
 // and reach the model.
 //
+// A fenced code block that is never closed runs to the end of the file, as
+// CommonMark has it: every heading and configuration line after its
+// opening fence is code. Decision: Parse reads it so, and warns at the
+// opening fence ("fenced code block opened here is never closed: the rest
+// of the file is inside it") whenever a top-level fence (not in a block
+// quote or list item) is still open at the end of the file, whether or not
+// it has swallowed a heading or configuration line yet, since anything
+// added after it, a reply that Append adds included, is inside it. A fence
+// in a block quote or list item ends with its container and gets no
+// warning; a closing fence must be as long as the opening one.
+//
 // # Messages
 //
 // A message heading is a top-level ATX heading of level 3 (not inside a
@@ -76,10 +87,19 @@
 // # Writing
 //
 // Write emits the layout Append produces, verified to read back as the
-// same document; see Write. Known limit: trimming can leave text that opens
-// a block its source did not (an indented "    ```" becomes "```", a fence),
-// and when a configuration line follows it in the message, Write refuses
-// the message rather than let the fence swallow the line. Append adds replies exactly as upstream does.
+// same document; see Write. Escapes follow the blocks of what is written.
+// Trimming can change the blocks of a text: an indented "    ```" (code)
+// becomes "```", a fence, "    <!--" an HTML comment, and the blank line
+// that ended an HTML block before a configuration line is gone, so that
+// the text would swallow what follows it. Write then writes it another
+// way that reads back the same: with a blank line between the text and
+// the configuration lines after or before it, or its first line indented
+// four spaces, all of which Parse trims. Known limit: a text that leaves a
+// fenced code block or an HTML block open after its first line
+// ("Look:\n```"; Parse returns one only at the end of a file) cannot be
+// written unless nothing follows it (no configuration line after it in
+// its message, no message after it); Write refuses it rather than let it
+// swallow what follows. Append adds replies exactly as upstream does.
 //
 // CR and CRLF line endings read as LF; invalid UTF-8 is an error.
 package prapti

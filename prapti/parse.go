@@ -8,9 +8,6 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
-	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 const format = "prapti"
@@ -18,26 +15,25 @@ const format = "prapti"
 // HeadRole is the role of the text before the first message heading.
 const HeadRole = "_head"
 
-// blocks is a goldmark parser with only the block parsers: Parse needs the
-// block structure (which lines are code, HTML, top-level headings) and
-// never the inline markup.
-var blocks = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...))
-
 // Parse reads a Prapti conversation. See the package documentation for
 // the rules.
 func Parse(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	lf := src // line numbers stay those of src
+	// Texts, names and configuration lines are slices of one copy of the
+	// source (which they keep alive); line numbers stay those of src.
+	var str string
 	if bytes.IndexByte(src, '\r') >= 0 {
-		lf = []byte(lines.ToLF(string(src)))
+		str = lines.ToLF(string(src))
+		src = []byte(str)
+	} else {
+		str = string(src)
 	}
-	if err := checkNesting(lf); err != nil {
+	if err := checkNesting(src); err != nil {
 		return nil, err
 	}
-	p := &parse{src: lf, doc: &promptfmt.Document{}}
-	p.structure()
+	p := &parse{str: str, doc: &promptfmt.Document{}, rec: structure(src)}
 	p.run()
 	return p.doc, nil
 }
@@ -84,124 +80,83 @@ func checkNesting(src []byte) error {
 }
 
 type parse struct {
-	src      []byte
-	doc      *promptfmt.Document
-	literal  []span // sorted line ranges that are code or HTML: never interpreted
-	headings []int  // starts of lines that are top-level ATX level-3 headings
-	// the message being read; its text is src[bodyStart:off] while simple,
-	// else text
-	msg       *promptfmt.Message
-	bodyStart int
-	simple    bool
-	off       int
-	text      strings.Builder
-	configs   []ConfigLine
+	str string // the source, with LF line ends
+	doc *promptfmt.Document
+	rec *recorder // the block structure
+	// the message being read: its text is the source's ranges segs, which
+	// are textLen bytes long
+	msg     promptfmt.Message
+	segs    []span
+	textLen int
+	configs []ConfigLine
+	parts   []promptfmt.ContentPart // to hand out to messages, one each
 }
 
+// A span is a range of bytes of the source.
 type span struct{ start, end int }
 
-// structure asks goldmark which lines are code or HTML blocks and which are
-// top-level level-3 headings.
-func (p *parse) structure() {
-	root := blocks.Parse(text.NewReader(p.src))
-	var starts []int // block starts, in document order
-	var literal []int
-	var walk func(n ast.Node)
-	walk = func(n ast.Node) {
-		if pos := n.Pos(); pos >= 0 && n.Kind() != ast.KindDocument {
-			switch n.Kind() {
-			case ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
-				literal = append(literal, len(starts))
-			case ast.KindHeading:
-				if n.Parent().Kind() == ast.KindDocument && n.(*ast.Heading).Level == 3 {
-					p.headings = append(p.headings, lineStart(p.src, pos))
-				}
-			}
-			starts = append(starts, lineStart(p.src, pos))
-		}
-		if n.Kind() == ast.KindParagraph || n.Kind() == ast.KindTextBlock {
-			return // inline children only
-		}
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			walk(c)
-		}
-	}
-	walk(root)
-	for _, i := range literal {
-		end := len(p.src)
-		for j := i + 1; j < len(starts); j++ {
-			if starts[j] > starts[i] {
-				end = starts[j]
-				break
-			}
-		}
-		p.literal = append(p.literal, span{starts[i], end})
-	}
-}
-
-// lineStart returns the start of the line holding off. goldmark's
-// positions can point past the end of the source when it expanded a tab
-// in an indentation (a list item "*\t  0" at the end of the file).
-func lineStart(src []byte, off int) int {
-	off = min(off, len(src))
-	for off > 0 && src[off-1] != '\n' {
-		off--
-	}
-	return off
-}
-
-// run reads the lines, starting messages at headings and setting configuration
-// lines apart.
+// run reads the lines, starting messages at headings and setting
+// configuration lines apart.
 func (p *parse) run() {
-	p.msg = &promptfmt.Message{Role: HeadRole}
-	p.simple = true
-	lit, head := 0, 0
+	p.doc.Messages = make([]promptfmt.Message, 0, len(p.rec.headings)+1)
+	p.parts = make([]promptfmt.ContentPart, len(p.rec.headings)+1)
+	p.msg = promptfmt.Message{Role: HeadRole}
+	literal, headings := p.rec.literal, p.rec.headings
+	str := p.str
 	n := 0
-	for off := 0; off < len(p.src); {
+	for off := 0; off < len(str); {
 		n++
-		end := off
-		for end < len(p.src) && p.src[end] != '\n' {
-			end++
+		end := strings.IndexByte(str[off:], '\n')
+		next := off + end + 1
+		if end < 0 {
+			end, next = len(str), len(str)
+		} else {
+			end += off
 		}
-		next := min(end+1, len(p.src))
-		for lit < len(p.literal) && p.literal[lit].end <= off {
-			lit++
+		for len(literal) > 0 && literal[0].end <= n {
+			literal = literal[1:]
 		}
-		for head < len(p.headings) && p.headings[head] < off {
-			head++
+		for len(headings) > 0 && headings[0] < n {
+			headings = headings[1:]
 		}
+		line := str[off:end]
 		switch {
-		case lit < len(p.literal) && p.literal[lit].start <= off:
-			if !p.simple {
-				p.text.Write(p.src[off:next])
-			}
-		case head < len(p.headings) && p.headings[head] == off && p.heading(p.src[off:end], n, next):
-		case !special(p.src[off:end]):
-			if !p.simple {
-				p.text.Write(p.src[off:next])
-			}
-		case p.config(string(p.src[off:end]), n, off):
+		case n == p.rec.fenceAt && p.rec.fence != nil:
+			p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " ")), Offset: off,
+				Msg: "fenced code block opened here is never closed: the rest of the file is inside it"})
+			p.text(off, next)
+		case len(literal) > 0 && literal[0].start <= n:
+			p.text(off, next)
+		case len(headings) > 0 && headings[0] == n && p.heading(line, n):
+		case !special(line):
+			p.text(off, next)
+		case p.config(line, n, off):
+		case isEscape(line):
+			i := prefixLen(line)
+			p.text(off, off+i)
+			p.text(off+i+1, next)
 		default:
-			p.complicate(off)
-			line := string(p.src[off:end])
-			if i := prefixLen(line); isEscape(line) {
-				line = line[:i] + line[i+1:]
-			}
-			p.text.WriteString(line)
-			if next > end {
-				p.text.WriteByte('\n')
-			}
+			p.text(off, next)
 		}
 		off = next
-		p.off = off
 	}
 	p.finish()
+}
+
+// text adds the source's bytes from start to end to the message's text.
+func (p *parse) text(start, end int) {
+	p.textLen += end - start
+	if n := len(p.segs); n > 0 && p.segs[n-1].end == start {
+		p.segs[n-1].end = end
+		return
+	}
+	p.segs = append(p.segs, span{start, end})
 }
 
 // prefixLen is the length of what may precede the "%" of a configuration
 // line or the backslash of an escape: at most three spaces, then one
 // optional block quote marker with the blanks after it.
-func prefixLen[T string | []byte](line T) int {
+func prefixLen(line string) int {
 	i := 0
 	for i < 3 && i < len(line) && line[i] == ' ' {
 		i++
@@ -216,7 +171,7 @@ func prefixLen[T string | []byte](line T) int {
 // special reports whether line may be a configuration line or an escape:
 // after its prefix comes %, / or a backslash. Most lines are not, and are
 // not looked at further.
-func special(line []byte) bool {
+func special(line string) bool {
 	i := prefixLen(line)
 	return i < len(line) && (line[i] == '%' || line[i] == '/' || line[i] == '\\')
 }
@@ -231,32 +186,41 @@ func isEscape(line string) bool {
 	}
 	bare := line[:i] + strings.TrimLeft(line[i:], `\`)
 	_, _, _, config := matchConfig(bare)
-	_, _, _, heading := matchHeading([]byte(bare))
+	_, _, _, heading := matchHeading(bare)
 	return config || heading
 }
 
-// heading starts a new message if line is a message heading.
-func (p *parse) heading(line []byte, n, next int) bool {
+// heading starts a new message if line n is a message heading.
+func (p *parse) heading(line string, n int) bool {
 	role, name, disabled, ok := matchHeading(line)
 	if !ok {
 		return false
 	}
 	p.finish()
-	p.msg = &promptfmt.Message{Role: strings.ToLower(role), Name: name, Disabled: disabled, Line: n}
-	p.bodyStart, p.simple = next, true
+	p.msg = promptfmt.Message{Role: lower(role), Name: name, Disabled: disabled, Line: n}
 	return true
+}
+
+// lower is strings.ToLower, without copying the common roles.
+func lower(role string) string {
+	for i := 0; i < len(role); i++ {
+		if c := role[i]; c >= 'A' && c <= 'Z' || c >= utf8.RuneSelf {
+			return strings.ToLower(role)
+		}
+	}
+	return role
 }
 
 // matchHeading reports whether line is a message heading: at most three
 // spaces, "###", blanks, an optional "//" and blanks that disable it, then
 // "@role" or "@role/name" (letters, digits, _), an optional colon and
 // blanks.
-func matchHeading(line []byte) (role, name string, disabled, ok bool) {
+func matchHeading(line string) (role, name string, disabled, ok bool) {
 	i := 0
 	for i < 3 && i < len(line) && line[i] == ' ' {
 		i++
 	}
-	if !bytes.HasPrefix(line[i:], []byte("###")) {
+	if !strings.HasPrefix(line[i:], "###") {
 		return
 	}
 	i += 3
@@ -270,7 +234,7 @@ func matchHeading(line []byte) (role, name string, disabled, ok bool) {
 	if blanks() == 0 {
 		return
 	}
-	if bytes.HasPrefix(line[i:], []byte("//")) {
+	if strings.HasPrefix(line[i:], "//") {
 		disabled = true
 		i += 2
 		blanks()
@@ -282,13 +246,13 @@ func matchHeading(line []byte) (role, name string, disabled, ok bool) {
 	word := func() string {
 		j := i
 		for i < len(line) {
-			r, size := utf8.DecodeRune(line[i:])
+			r, size := utf8.DecodeRuneInString(line[i:])
 			if r != '_' && !unicode.IsLetter(r) && !unicode.IsNumber(r) {
 				break
 			}
 			i += size
 		}
-		return string(line[j:i])
+		return line[j:i]
 	}
 	if role = word(); role == "" {
 		return
@@ -306,17 +270,16 @@ func matchHeading(line []byte) (role, name string, disabled, ok bool) {
 	return role, name, disabled, i == len(line)
 }
 
-// config sets a configuration line apart.
+// config sets a configuration line, at off, apart.
 func (p *parse) config(line string, n, off int) bool {
 	quoted, disabled, command, ok := matchConfig(line)
 	if !ok {
 		return false
 	}
-	p.complicate(off)
-	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.text.Len()}
+	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.textLen}
 	c.splitCommand(strings.TrimSpace(command))
 	if c.Error != "" {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, "%s", c.Error))
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error})
 	}
 	p.configs = append(p.configs, c)
 	return true
@@ -339,32 +302,59 @@ func matchConfig(line string) (quoted, disabled bool, command string, ok bool) {
 	return false, false, "", false
 }
 
-// complicate stops taking the message's text straight from the source:
-// from off on, a line is left out or changed.
-func (p *parse) complicate(off int) {
-	if p.simple {
-		p.text.Write(p.src[p.bodyStart:off])
-		p.simple = false
-	}
-}
-
 // finish ends the message being read: its text is trimmed, as upstream
 // does, and the configuration lines' offsets follow.
 func (p *parse) finish() {
-	var raw string
-	if p.simple {
-		raw = string(p.src[p.bodyStart:p.off])
-	} else {
-		raw = p.text.String()
-		p.text.Reset()
+	segs := p.segs
+	p.segs, p.textLen = p.segs[:0], 0
+	// Trim the text: spaces at the ends of segments, segments that are
+	// only spaces.
+	lead := 0
+	for len(segs) > 0 {
+		s := p.str[segs[0].start:segs[0].end]
+		t := trimLeftSpace(s)
+		lead += len(s) - len(t)
+		if t != "" {
+			segs[0].start = segs[0].end - len(t)
+			break
+		}
+		segs = segs[1:]
 	}
-	content := strings.TrimSpace(raw)
-	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
-	m := p.msg
+	for len(segs) > 0 {
+		last := &segs[len(segs)-1]
+		t := trimRightSpace(p.str[last.start:last.end])
+		if t != "" {
+			last.end = last.start + len(t)
+			break
+		}
+		segs = segs[:len(segs)-1]
+	}
+	var content string
+	switch len(segs) {
+	case 0:
+	case 1:
+		content = p.str[segs[0].start:segs[0].end]
+	default:
+		var b strings.Builder
+		size := 0
+		for _, s := range segs {
+			size += s.end - s.start
+		}
+		b.Grow(size)
+		for _, s := range segs {
+			b.WriteString(p.str[s.start:s.end])
+		}
+		content = b.String()
+	}
+	m := &p.msg
 	if m.Role == HeadRole && m.Line == 0 && content == "" && len(p.configs) == 0 {
 		return // no head
 	}
-	m.Content = []promptfmt.ContentPart{promptfmt.Text(content)}
+	if len(p.parts) == 0 {
+		p.parts = make([]promptfmt.ContentPart, 64)
+	}
+	m.Content, p.parts = p.parts[:1:1], p.parts[1:]
+	m.Content[0] = promptfmt.Text(content)
 	if len(p.configs) > 0 {
 		list := make([]any, len(p.configs))
 		for i := range p.configs {
@@ -376,4 +366,38 @@ func (p *parse) finish() {
 		p.configs = p.configs[:0]
 	}
 	p.doc.Messages = append(p.doc.Messages, *m)
+}
+
+// trimLeftSpace is strings.TrimLeftFunc(s, unicode.IsSpace), quicker on
+// ASCII.
+func trimLeftSpace(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+		}
+		if !asciiSpace(c) {
+			return s[i:]
+		}
+	}
+	return ""
+}
+
+// trimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace), quicker on
+// ASCII.
+func trimRightSpace(s string) string {
+	for i := len(s) - 1; i >= 0; i-- {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.TrimRightFunc(s[:i+1], unicode.IsSpace)
+		}
+		if !asciiSpace(c) {
+			return s[:i+1]
+		}
+	}
+	return ""
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

@@ -93,6 +93,11 @@ func TestParseRules(t *testing.T) {
 		{"offsets: where each line stood in the trimmed text",
 			"### @user:\n\n% a = 1\n  First\n% b = 2\nSecond\n\n% c = 3\n", []string{
 				`user@1 "First\nSecond"`, "  3@0 assignment a = 1", "  5@6 assignment b = 2", "  8@12 assignment c = 3"}},
+		{"text is trimmed of Unicode white space, across configuration lines",
+			"### @user:\n\u00a0\n% a = 1\n\u2003Hi\n\\% x\u0085\n% b = 2\n\u00a0\n", []string{
+				"user@1 \"Hi\\n% x\"", "  3@0 assignment a = 1", "  6@6 assignment b = 2"}},
+		{"a code block after a tab ends on its own line", "*\t  0\n% b = 1\n", []string{
+			"_head@0 \"*\\t  0\"", "  2@5 assignment b = 1"}},
 		{"lines that do not split, or whose value is not JSON, are kept with a warning",
 			"### @user:\n%\n% = 3\n% n = 'single'\n% x =\n% n = NaN\nok", []string{
 				`user@1 "ok"`,
@@ -106,8 +111,17 @@ func TestParseRules(t *testing.T) {
 			"### @user:\n\\% a = 1\n\\### @assistant:\n> \\//% b\n\\\\% c\n\\n not an escape\n", []string{
 				"user@1 \"% a = 1\\n### @assistant:\\n> //% b\\n\\\\% c\\n\\\\n not an escape\""}},
 		{"CRLF and CR", "### @user:\r\n% a = 1\r\nHi\rthere\r\n", []string{`user@1 "Hi\nthere"`, "  2@0 assignment a = 1"}},
-		{"an unclosed fence runs to the end, swallowing headings", "### @user:\n```\ncode\n### @assistant:\n", []string{
-			"user@1 \"```\\ncode\\n### @assistant:\""}},
+		{"an unclosed fence runs to the end, swallowing headings, with a warning", "### @user:\n```\ncode\n### @assistant:\n", []string{
+			"user@1 \"```\\ncode\\n### @assistant:\"",
+			"warning prapti:2:1: fenced code block opened here is never closed: the rest of the file is inside it"}},
+		{"a warning for an unclosed fence that swallows nothing but its code", "### @user:\nSee:\n\n   ~~~~ go\nx := 1\n~~~\n", []string{
+			"user@1 \"See:\\n\\n   ~~~~ go\\nx := 1\\n~~~\"",
+			"warning prapti:4:4: fenced code block opened here is never closed: the rest of the file is inside it"}},
+		{"no warning for fences closed, or ended by their block quote or list item", "```\na\n```\n> ```\n> % a = 1\n\n- ```\n  code\n", []string{
+			"_head@0 \"```\\na\\n```\\n> ```\\n> % a = 1\\n\\n- ```\\n  code\""}},
+		{"the warning's line counts CR and CRLF line ends", "a\rb\r\n```\r\n", []string{
+			"_head@0 \"a\\nb\\n```\"",
+			"warning prapti:3:1: fenced code block opened here is never closed: the rest of the file is inside it"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -116,6 +130,21 @@ func TestParseRules(t *testing.T) {
 			assert.Equal(t, tt.want, summary(t, doc))
 		})
 	}
+}
+
+// TestUnclosedFenceSwallowsAppends: why the warning is given for every
+// top-level fence left open, even when it swallows nothing yet: whatever
+// is added after it, a reply included, is inside it.
+func TestUnclosedFenceSwallowsAppends(t *testing.T) {
+	src := []byte("### @user:\n\nWhat does this do?\n\n```go\nfmt.Println(1)\n")
+	doc, err := Parse(src)
+	require.NoError(t, err)
+	require.Len(t, doc.Warnings, 1)
+	assert.Equal(t, "prapti:5:1: fenced code block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].String())
+	doc, err = Parse(Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src)))
+	require.NoError(t, err)
+	assert.Len(t, doc.Messages, 1, "the reply and the next prompt are code of the first message")
+	assert.Len(t, doc.Warnings, 1)
 }
 
 func TestParseErrors(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,13 +14,34 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// parseDeviations are the recorded parse goldens where we differ from
-// upstream on purpose; the rule tests assert what we do instead.
-var parseDeviations = map[string]string{
-	"config_in_fence":        "configuration lines and headings inside a fenced code block are text (the seed's future direction; upstream is a line scanner)",
-	"config_in_html_comment": "configuration lines inside an HTML block, <!-- --> comments included, are text",
-	"config_lines":           "a % line indented four spaces or a tab is an indented code block or paragraph text, not configuration (CommonMark; upstream allows any indentation)",
-	"disabled_config":        "an indented //% line is a disabled configuration line (the issue's rule; upstream reads it as text)",
+// A deviation is a recorded parse golden where our CommonMark reading
+// differs from upstream's line scanner on purpose. The test derives what
+// we read from upstream's result and these lines, and checks the lines
+// are where the reason says.
+type deviation struct {
+	text   []int          // lines upstream reads as a heading or configuration line, and we as text
+	config map[int]string // lines upstream reads as text, and we as these configuration lines
+	blocks [][2]int       // the fenced code blocks or HTML comments (first and last line) holding the text lines
+	why    string
+}
+
+var (
+	inFence   = "configuration lines and headings inside a fenced code block are text (the seed's future direction; upstream is a line scanner and reads them, its own examples included)"
+	inComment = "configuration lines inside an HTML block, <!-- --> comments included, are text"
+)
+
+var parseDeviations = map[string]deviation{
+	"parse/config_in_fence.md":        {text: []int{3, 4}, blocks: [][2]int{{2, 5}}, why: inFence},
+	"parse/config_in_html_comment.md": {text: []int{3}, blocks: [][2]int{{2, 4}}, why: inComment},
+	"parse/config_lines.md":           {text: []int{5, 6}, why: "a % line indented four spaces or a tab is an indented code block or continues a paragraph in CommonMark, not configuration (upstream allows any indentation)"},
+	"parse/disabled_config.md":        {config: map[int]string{4: "//%c = 3"}, why: "an indented //% line is a disabled configuration line (the issue's rule; upstream reads it as text)"},
+
+	"upstream-md/README.md":                            {text: []int{75}, blocks: [][2]int{{74, 78}}, why: inFence},
+	"upstream-md/docs/config_files.md":                 {text: []int{18, 19}, blocks: [][2]int{{17, 20}}, why: inFence},
+	"upstream-md/docs/prapti_spec.md":                  {text: []int{43, 46, 50, 52, 82, 84, 86, 88}, blocks: [][2]int{{42, 54}, {81, 89}}, why: inFence},
+	"upstream-md/prapti/plugins/capture_everything.md": {text: []int{7, 8, 9, 10, 12, 13}, blocks: [][2]int{{6, 14}}, why: inFence},
+	"upstream-md/docs/user_guide.md": {text: []int{122, 125, 134, 137, 146, 149, 160, 189, 195},
+		blocks: [][2]int{{121, 127}, {133, 139}, {145, 151}, {159, 162}, {188, 190}, {194, 196}}, why: inFence},
 }
 
 type upstreamParse struct {
@@ -40,63 +62,157 @@ type upstreamParse struct {
 	} `json:"flattened_without_command_output"`
 }
 
-func TestUpstreamParse(t *testing.T) {
+// upstreamGoldens lists the recorded parse goldens: the inputs written
+// for the research notes (parse/NAME.md, NAME.json) and every markdown
+// file of upstream's repository (upstream-md/PATH,
+// upstream-md-parse/PATH.json). Names are relative to testdata/upstream.
+func upstreamGoldens(t *testing.T) map[string]string {
+	goldens := map[string]string{}
 	files, err := filepath.Glob("testdata/upstream/parse/*.md")
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
 	for _, file := range files {
-		name := strings.TrimSuffix(filepath.Base(file), ".md")
+		goldens["parse/"+filepath.Base(file)] = strings.TrimSuffix(file, ".md") + ".json"
+	}
+	require.NoError(t, filepath.WalkDir("testdata/upstream/upstream-md", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel("testdata/upstream/upstream-md", path)
+			goldens["upstream-md/"+filepath.ToSlash(rel)] = filepath.Join("testdata/upstream/upstream-md-parse", rel+".json")
+		}
+		return err
+	}))
+	require.Len(t, goldens, 38+16)
+	return goldens
+}
+
+func TestUpstreamParse(t *testing.T) {
+	for name, golden := range upstreamGoldens(t) {
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(file)
+			src, err := os.ReadFile(filepath.Join("testdata/upstream", name))
 			require.NoError(t, err)
 			var want upstreamParse
-			raw, err := os.ReadFile(strings.TrimSuffix(file, ".md") + ".json")
+			raw, err := os.ReadFile(golden)
 			require.NoError(t, err)
 			require.NoError(t, json.Unmarshal(raw, &want))
 			doc, err := Parse(src)
 			require.NoError(t, err)
-
-			// Upstream always has a _head; we keep it only when it holds
-			// something. Roles are case-insensitive here, lower case.
-			type msg struct {
-				Role, Name, Content string
-				Enabled             bool
-				Line                int
-				Commands            []string
+			dev, deviates := parseDeviations[name]
+			assert.Equal(t, expectedParse(t, src, &want, dev), gotParse(t, doc), "deviation: %s", dev.why)
+			if deviates {
+				assert.NotEqual(t, expectedParse(t, src, &want, deviation{}), gotParse(t, doc), "listed as a deviation but agrees with upstream")
 			}
-			var got, exp []msg
-			for i, m := range want.Messages {
-				e := msg{Role: strings.ToLower(m.Role), Content: want.Flattened[i].Content, Enabled: m.IsEnabled, Line: m.Line}
-				if m.Name != nil {
-					e.Name = *m.Name
-				}
-				for _, c := range m.Content {
-					if c.Command != nil {
-						e.Commands = append(e.Commands, describeCommand(*c.Command, c.IsEnabled, c.Line))
-					}
-				}
-				if i == 0 && e.Content == "" && len(e.Commands) == 0 {
-					continue
-				}
-				exp = append(exp, e)
+			for _, w := range doc.Warnings {
+				assert.NotContains(t, w.Msg, "never closed")
 			}
-			for _, m := range doc.Messages {
-				g := msg{Role: m.Role, Name: m.Name, Content: m.Text(), Enabled: !m.Disabled, Line: m.Line}
-				lines, err := Config(&m)
-				require.NoError(t, err)
-				for _, c := range lines {
-					_, _, text, _ := matchConfig(c.Source)
-					g.Commands = append(g.Commands, describeCommand(strings.TrimSpace(text), c.Enabled, c.Line))
-				}
-				got = append(got, g)
-			}
-			if why, ok := parseDeviations[name]; ok {
-				assert.NotEqual(t, exp, got, "listed as a deviation (%s) but agrees with upstream", why)
-				return
-			}
-			assert.Equal(t, exp, got)
 		})
 	}
+}
+
+// parsed is a message in a form both sides can give: upstream's golden
+// and our Document.
+type parsed struct {
+	Role, Name, Content string
+	Enabled             bool
+	Line                int
+	Commands            []string
+}
+
+func gotParse(t *testing.T, doc *promptfmt.Document) []parsed {
+	var got []parsed
+	for _, m := range doc.Messages {
+		g := parsed{Role: m.Role, Name: m.Name, Content: m.Text(), Enabled: !m.Disabled, Line: m.Line}
+		lines, err := Config(&m)
+		require.NoError(t, err)
+		for _, c := range lines {
+			_, _, text, _ := matchConfig(c.Source)
+			g.Commands = append(g.Commands, describeCommand(strings.TrimSpace(text), c.Enabled, c.Line))
+		}
+		got = append(got, g)
+	}
+	return got
+}
+
+// expectedParse is upstream's result, lower-casing roles (ours are
+// case-insensitive) and leaving out an empty _head (upstream always has
+// one), changed by dev: its text lines are no longer headings or
+// configuration lines, its config lines are. The text of a message dev
+// changes is then taken from the source: its lines without the
+// configuration lines, trimmed.
+func expectedParse(t *testing.T, src []byte, want *upstreamParse, dev deviation) []parsed {
+	lines := strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n")
+	text := map[int]bool{}
+	for _, n := range dev.text {
+		text[n] = true
+		inside := false
+		for _, b := range dev.blocks {
+			first, last := strings.TrimSpace(lines[b[0]-1]), strings.TrimSpace(lines[b[1]-1])
+			require.True(t, strings.HasPrefix(first, "```") && last == "```" || first == "<!--" && last == "-->", "lines %v are not a fenced code block or an HTML comment", b)
+			inside = inside || b[0] < n && n < b[1]
+		}
+		require.True(t, inside || len(dev.blocks) == 0, "line %d is not inside %v", n, dev.blocks)
+	}
+	var exp []parsed
+	configLines := map[int]bool{}
+	for i, m := range want.Messages {
+		if i > 0 && text[m.Line] {
+			continue // now text of the message before
+		}
+		e := parsed{Role: strings.ToLower(m.Role), Content: want.Flattened[i].Content, Enabled: m.IsEnabled, Line: m.Line}
+		if m.Name != nil {
+			e.Name = *m.Name
+		}
+		exp = append(exp, e)
+	}
+	// Every configuration line, in order, goes to the message it is in.
+	type command struct {
+		line int
+		desc string
+	}
+	var commands []command
+	for _, m := range want.Messages {
+		for _, c := range m.Content {
+			if c.Command != nil && !text[c.Line] {
+				commands = append(commands, command{c.Line, describeCommand(*c.Command, c.IsEnabled, c.Line)})
+			}
+		}
+	}
+	for n, desc := range dev.config {
+		commands = append(commands, command{n, fmt.Sprintf("%s @%d", desc, n)})
+	}
+	slices.SortFunc(commands, func(a, b command) int { return a.line - b.line })
+	for _, c := range commands {
+		configLines[c.line] = true
+		i := len(exp) - 1
+		for i > 0 && exp[i].Line > c.line {
+			i--
+		}
+		exp[i].Commands = append(exp[i].Commands, c.desc)
+	}
+	for i := range exp {
+		end := len(lines) + 1
+		if i+1 < len(exp) {
+			end = exp[i+1].Line
+		}
+		changed := false
+		for n := exp[i].Line + 1; n < end; n++ {
+			changed = changed || text[n] || dev.config[n] != ""
+		}
+		if changed {
+			var b strings.Builder
+			for n := exp[i].Line + 1; n < end && n <= len(lines); n++ {
+				if !configLines[n] {
+					b.WriteString(lines[n-1] + "\n")
+				}
+			}
+			exp[i].Content = strings.TrimSpace(b.String())
+		}
+	}
+	if len(exp) > 0 && exp[0].Line == 0 && exp[0].Content == "" && len(exp[0].Commands) == 0 {
+		exp = exp[1:]
+	}
+	if len(exp) == 0 {
+		return nil
+	}
+	return exp
 }
 
 func describeCommand(text string, enabled bool, line int) string {
@@ -203,6 +319,68 @@ func TestUpstreamAppend(t *testing.T) {
 				msgs = append(msgs, m)
 			}
 			assert.Equal(t, string(want), string(Append(in, msgs...)))
+		})
+	}
+}
+
+// TestUpstreamEndToEnd: upstream's tool run on each input with a responder
+// that answers "Test!". Parse must find the messages upstream sent the
+// model, and Append must write what upstream wrote. Which messages the
+// tool appends is its logic, not this package's, so each case names them.
+func TestUpstreamEndToEnd(t *testing.T) {
+	raw, err := os.ReadFile("testdata/upstream/end_to_end/summary.json")
+	require.NoError(t, err)
+	var summary map[string]struct {
+		ExitCode int `json:"exit_code"`
+		Messages []struct {
+			Role    string  `json:"role"`
+			Name    *string `json:"name"`
+			Content string  `json:"content"`
+		} `json:"llm_messages_input_file_and_config"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &summary))
+	require.Len(t, summary, 14)
+	reply := promptfmt.NewMessage("assistant", "Test!")
+	appended := map[string]string{ // what the tool appends, when not a reply and the next prompt
+		"e2e_only_head":          "prompt",  // no message to answer: only the next prompt
+		"e2e_hidden_only":        "prompt",  // likewise
+		"e2e_empty_final_prompt": "nothing", // the last prompt is empty: the tool does nothing
+		"e2e_inspect":            "",        // the interpreter's !prapti.inspect output: not this package's
+		"e2e_empty_file":         "",        // the start template: not this package's
+		"e2e_whitespace_file":    "",        // likewise
+	}
+	for name, run := range summary {
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile("testdata/upstream/end_to_end/" + name + ".input.md")
+			require.NoError(t, err)
+			want, err := os.ReadFile("testdata/upstream/end_to_end/" + name + ".expected.md")
+			require.NoError(t, err)
+			doc, err := Parse(in)
+			require.NoError(t, err)
+			// Upstream's chat responders send only these roles; LLMMessages
+			// leaves that choice to the application.
+			var got, exp []string
+			for _, m := range doc.LLMMessages() {
+				if m.Role == "system" || m.Role == "user" || m.Role == "assistant" {
+					got = append(got, fmt.Sprintf("%s/%s: %q", m.Role, m.Name, m.Text()))
+				}
+			}
+			for _, m := range run.Messages {
+				n := ""
+				if m.Name != nil {
+					n = *m.Name
+				}
+				exp = append(exp, fmt.Sprintf("%s/%s: %q", m.Role, n, m.Content))
+			}
+			assert.Equal(t, exp, got)
+			switch what, ok := appended[name]; {
+			case !ok:
+				assert.Equal(t, string(want), string(Append(in, reply, NextPrompt(in))))
+			case what == "prompt":
+				assert.Equal(t, string(want), string(Append(in, NextPrompt(in))))
+			case what == "nothing":
+				assert.Equal(t, string(want), string(in))
+			}
 		})
 	}
 }

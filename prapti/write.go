@@ -15,7 +15,8 @@ import (
 var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 
 // Write writes doc in the canonical layout, the one upstream uses when it
-// appends a reply: the _head message's text first, without a heading; then
+// appends a reply: the _head message's text first, without a heading (an
+// empty _head, which would vanish, keeps its "### @_head:"); then
 // for each message a blank line, the heading "### @role:" or
 // "### @role/name:" ("### //@role:" when disabled), a blank line, the text
 // with its configuration lines where they stood, and a line feed.
@@ -27,8 +28,11 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // message metadata other than configuration lines, a role that is not
 // lower case letters, digits and _, text that starts or ends with white
 // space (Prapti trims it), or a message that does not read back the same
-// (such as text leaving a code fence open, which would swallow the
-// messages after it).
+// (such as text leaving a code fence open after its first line, which
+// would swallow what follows it). Text whose blocks would swallow what
+// follows it only because trimming changed them ("```" that was
+// "    ```", code) is written another way that reads back the same: see
+// the package documentation.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	out, err := write(doc)
 	if err != nil {
@@ -40,15 +44,17 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 
 func write(doc *promptfmt.Document) ([]byte, error) {
 	var errs []error
-	fail := func(i int, m *promptfmt.Message, msg string, args ...any) {
+	fail := func(i int, m *promptfmt.Message, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
 		if m != nil {
 			line = m.Line
 		}
-		errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...)})
+		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
+		errs = append(errs, e)
+		return e
 	}
 	if len(doc.Meta) > 0 {
-		fail(-1, nil, "document metadata (Prapti has none; configuration lines belong to messages)")
+		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
 	var b bytes.Buffer
 	for i := range doc.Messages {
@@ -57,8 +63,35 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		body := messageBody(m.Text(), configs)
-		if i == 0 && isHead(m) {
+		// The head goes first without a heading, unless it is empty: it
+		// would vanish.
+		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
+		body, configsOK, openEnd := messageBody(m.Text(), configs, 0)
+		if !configsOK || openEnd && !bodyReadsBack(m, head, body) {
+			// Trimming changed the text's blocks ("    ```", code, is now
+			// "```", a fence): take the first layout that reads back with
+			// a message after it, else the first that keeps the
+			// configuration lines out of code (enough for the last message),
+			// and leave the verdict to readsBack.
+			fallback := ""
+			for layout := 1; layout < layouts; layout++ {
+				other, ok, _ := messageBody(m.Text(), configs, layout)
+				if other == body {
+					continue
+				}
+				if bodyReadsBack(m, head, other) {
+					fallback = other
+					break
+				}
+				if ok && fallback == "" && !configsOK {
+					fallback = other
+				}
+			}
+			if fallback != "" {
+				body = fallback
+			}
+		}
+		if head {
 			if body != "" {
 				b.WriteString(body)
 				b.WriteByte('\n')
@@ -105,67 +138,100 @@ func blankLine(b *bytes.Buffer) {
 
 // check reports whether message i can be written, and its configuration
 // lines.
-func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, string, ...any)) ([]ConfigLine, bool) {
+func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) ([]ConfigLine, bool) {
 	ok := true
-	bad := func(msg string, args ...any) {
-		fail(i, m, msg, args...)
+	bad := func(t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		ok = false
+		return fail(i, m, t, msg, args...)
 	}
 	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
-		bad("role %q (Prapti roles are letters, digits and _, read back in lower case)", m.Role)
+		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", m.Role)
 	}
 	if m.Name != "" && !rolePattern.MatchString(m.Name) {
-		bad("name %q (Prapti names are letters, digits and _)", m.Name)
+		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", m.Name)
 	}
-	for _, p := range m.Content {
+	texts := 0
+	for j, p := range m.Content {
 		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-			bad("a part of kind %s (Prapti messages are markdown text)", p.Kind)
+			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", p.Kind).Part = j
+		} else {
+			texts++
 		}
+	}
+	if texts > 1 {
+		bad(promptfmt.ThingText, "%d text parts (a Prapti message is one text)", texts)
 	}
 	for k := range m.Metadata {
 		if k != MetaConfig {
-			bad("message metadata %q (only configuration lines, under %q)", k, MetaConfig)
+			bad(promptfmt.ThingMetadata, "message metadata %q (only configuration lines, under %q)", k, MetaConfig).Key = k
 		}
 	}
 	configs, err := Config(m)
 	if err != nil {
-		bad("%v", err)
+		bad(promptfmt.ThingMetadata, "%v", err).Key = MetaConfig
 	}
 	t := m.Text()
 	if strings.TrimSpace(t) != t {
-		bad("text that starts or ends with white space (Prapti trims it)")
+		bad(promptfmt.ThingText, "text that starts or ends with white space (Prapti trims it)")
 	}
 	for _, c := range configs {
 		if c.Offset < 0 || c.Offset > len(t) || c.Offset > 0 && c.Offset < len(t) && t[c.Offset-1] != '\n' {
-			bad("configuration line %q at offset %d, which is not the start of a line of the text", c.Source, c.Offset)
+			bad(promptfmt.ThingMetadata, "configuration line %q at offset %d, which is not the start of a line of the text", c.Source, c.Offset).Key = MetaConfig
 		}
 		if _, _, _, isConfig := matchConfig(c.Source); strings.ContainsAny(c.Source, "\r\n") || !isConfig {
-			bad("configuration line %q does not read as one", c.Source)
+			bad(promptfmt.ThingMetadata, "configuration line %q does not read as one", c.Source).Key = MetaConfig
 		}
 	}
 	return configs, ok
 }
 
+// Layouts of a message body beyond the plain one, for text that trimming
+// changed, in the order Write tries them: a blank line between the text
+// and the configuration lines after it, one between the configuration
+// lines before the text and the text (Parse trims both), and the first
+// line indented four spaces (Parse trims them).
+const (
+	blankBeforeTrailing = 1 << iota
+	blankAfterLeading
+	indentFirst
+	layouts = 1 << iota
+)
+
+// A bodyLine is a line of a message body: a line of the text, or a
+// configuration line, or a blank line Write adds.
+type bodyLine struct {
+	s      string
+	text   bool // a line of the text, escaped if escape
+	escape bool
+}
+
 // messageBody is the text with escapes where needed and the configuration
-// lines put back at their offsets.
-func messageBody(t string, configs []ConfigLine) string {
+// lines put back at their offsets, in the given layout. configsOK reports
+// that no configuration line is inside a code or HTML block, openEnd that
+// such a block runs to the end of the body, where it may swallow what
+// follows.
+//
+// A line of text is escaped when it would otherwise read as a heading or a
+// configuration line and is not inside a code or HTML block of the body.
+// Escaping changes the blocks ("\\### @x:" is no heading, so an HTML
+// block may no longer start after it), so the escapes are worked out
+// again until they stop changing.
+func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd bool) {
 	configs = slices.Clone(configs)
 	slices.SortStableFunc(configs, func(a, b ConfigLine) int { return a.Offset - b.Offset })
-	p := &parse{src: []byte(t)}
-	if t != "" {
-		p.structure()
-	}
-	var b strings.Builder
+	var lines []bodyLine
 	emit := func(off int) {
 		for len(configs) > 0 && configs[0].Offset <= off {
-			b.WriteString(configs[0].Source)
-			b.WriteByte('\n')
+			lines = append(lines, bodyLine{s: configs[0].Source})
 			configs = configs[1:]
 		}
 	}
-	lit := 0
+	first := true
 	for off := 0; off < len(t); {
 		emit(off)
+		if first && layout&blankAfterLeading != 0 && len(lines) > 0 {
+			lines = append(lines, bodyLine{})
+		}
 		end := strings.IndexByte(t[off:], '\n')
 		if end < 0 {
 			end = len(t)
@@ -173,27 +239,89 @@ func messageBody(t string, configs []ConfigLine) string {
 			end += off
 		}
 		line := t[off:end]
-		for lit < len(p.literal) && p.literal[lit].end <= off {
-			lit++
+		if first && layout&indentFirst != 0 {
+			line = "    " + line
 		}
-		if !(lit < len(p.literal) && p.literal[lit].start <= off) && needsEscape(line) {
-			i := prefixLen(line)
-			line = line[:i] + `\` + line[i:]
-		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		first = false
+		lines = append(lines, bodyLine{s: line, text: true})
 		off = end + 1
 	}
+	if t != "" && layout&blankBeforeTrailing != 0 && len(configs) > 0 {
+		lines = append(lines, bodyLine{})
+	}
 	emit(len(t))
-	return strings.TrimSuffix(b.String(), "\n")
+
+	render := func() string {
+		var b strings.Builder
+		for i, l := range lines {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			if l.escape {
+				j := prefixLen(l.s)
+				b.WriteString(l.s[:j] + `\` + l.s[j:])
+			} else {
+				b.WriteString(l.s)
+			}
+		}
+		return b.String()
+	}
+	if !strings.ContainsAny(t, "`~<") && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
+		// Without fences or HTML there is no block to escape lines in
+		// or to swallow what follows, and no line to escape.
+		return render(), true, false
+	}
+	for range 8 {
+		body = render()
+		literal := structure([]byte(body)).literal
+		changed := false
+		configsOK, openEnd = true, len(literal) > 0 && literal[len(literal)-1].end == toEnd
+		for i := range lines {
+			n := i + 1
+			for len(literal) > 0 && literal[0].end <= n {
+				literal = literal[1:]
+			}
+			inLiteral := len(literal) > 0 && literal[0].start <= n
+			l := &lines[i]
+			if !l.text {
+				configsOK = configsOK && !(inLiteral && l.s != "")
+				continue
+			}
+			if escape := !inLiteral && needsEscape(l.s); escape != l.escape {
+				l.escape, changed = escape, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return body, configsOK, openEnd
+}
+
+// bodyReadsBack reports whether body, written as m's (or as the head's),
+// with a message after it, reads back as m's text and configuration lines.
+func bodyReadsBack(m *promptfmt.Message, head bool, body string) bool {
+	var b strings.Builder
+	if !head {
+		b.WriteString("### @x:\n\n")
+	}
+	b.WriteString(body)
+	b.WriteString("\n\n### @next:\n")
+	back, err := Parse([]byte(b.String()))
+	if err != nil || len(back.Messages) != 2 || back.Messages[1].Role != "next" {
+		return false
+	}
+	got, want := back.Messages[0], *m
+	got.Role, got.Name, got.Disabled = want.Role, want.Name, want.Disabled
+	return promptfmt.EqualMessages(withoutLines([]promptfmt.Message{want}), withoutLines([]promptfmt.Message{got}))
 }
 
 // needsEscape reports whether a line of text would not read back as text.
 func needsEscape(line string) bool {
-	if _, _, _, heading := matchHeading([]byte(line)); heading {
+	if _, _, _, heading := matchHeading(line); heading {
 		return true
 	}
-	if !special([]byte(line)) {
+	if !special(line) {
 		return false
 	}
 	_, _, _, config := matchConfig(line)

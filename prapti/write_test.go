@@ -81,6 +81,16 @@ func TestWriteEscapes(t *testing.T) {
 	}
 }
 
+func TestWriteEmptyHead(t *testing.T) {
+	doc, err := Parse([]byte("### @_head:\n### @user:\nhi\n"))
+	require.NoError(t, err)
+	require.Len(t, doc.Messages, 2)
+	assert.Equal(t, "### @_head:\n\n### @user:\n\nhi\n", string(roundTrip(t, doc)), "an empty head keeps its heading, or it would vanish")
+	doc, err = Parse([]byte("### @_head:\nnotes\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "notes\n", string(roundTrip(t, doc)))
+}
+
 func TestWriteConfigBuiltByProgram(t *testing.T) {
 	m := promptfmt.NewMessage("user", "Hi")
 	m.Metadata = map[string]any{MetaConfig: []any{
@@ -97,24 +107,28 @@ func TestWriteUnsupported(t *testing.T) {
 	img.Content = []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://x/y.png"}}
 	meta := promptfmt.NewMessage("user", "x")
 	meta.Metadata = map[string]any{"ticket": "T-1"}
-	fence := promptfmt.NewMessage("user", "```\nunclosed")
+	fence := promptfmt.NewMessage("user", "Look:\n```\nunclosed")
+	two := promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a\n"), promptfmt.Text("b")}}
 	for _, tc := range []struct {
-		doc  *promptfmt.Document
-		want string
+		doc   *promptfmt.Document
+		want  string
+		thing promptfmt.Thing
 	}{
-		{&promptfmt.Document{Meta: map[string]any{"a": 1}}, "prapti: document: document metadata"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{img}}, "prapti: message 1: a part of kind image"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{meta}}, `prapti: message 1: message metadata "ticket"`},
-		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("User", "x")}}, `role "User"`},
-		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool-call", "x")}}, `role "tool-call"`},
-		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", " padded\n")}}, "text that starts or ends with white space"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{fence, promptfmt.NewMessage("assistant", "lost")}}, "prapti: message 1: this message does not read back the same"},
+		{&promptfmt.Document{Meta: map[string]any{"a": 1}}, "prapti: document: document metadata", promptfmt.ThingMeta},
+		{&promptfmt.Document{Messages: []promptfmt.Message{img}}, "prapti: message 1: a part of kind image", promptfmt.ThingPart},
+		{&promptfmt.Document{Messages: []promptfmt.Message{meta}}, `prapti: message 1: message metadata "ticket"`, promptfmt.ThingMetadata},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("User", "x")}}, `role "User"`, promptfmt.ThingRole},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool-call", "x")}}, `role "tool-call"`, promptfmt.ThingRole},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", " padded\n")}}, "text that starts or ends with white space", promptfmt.ThingText},
+		{&promptfmt.Document{Messages: []promptfmt.Message{fence, promptfmt.NewMessage("assistant", "lost")}}, "prapti: message 1: this message does not read back the same", promptfmt.ThingOther},
+		{&promptfmt.Document{Messages: []promptfmt.Message{two}}, "prapti: message 1: 2 text parts", promptfmt.ThingText},
 	} {
 		err := Write(&bytes.Buffer{}, tc.doc)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), tc.want)
 		var ue *promptfmt.UnsupportedError
 		assert.True(t, errors.As(err, &ue))
+		assert.Equal(t, tc.thing, ue.Thing, tc.want)
 	}
 }
 
@@ -152,13 +166,45 @@ var thisFormat = formattest.Format{
 	Write: func(w io.Writer, d *promptfmt.Document) error { return Write(w, d) },
 }
 
-// TestWriteTrimmedFence: the known limit. The source's "    ```" is an
-// indented code block; trimmed, the text "```" would open a fence that
-// swallows the configuration line after it, so Write refuses.
+// TestWriteTrimmedFence: the source's "    ```" is an indented code block;
+// trimmed, the text "```" would open a fence that swallows what follows
+// it, so Write gives the first line its indentation back. Blank lines
+// trimmed off the text come back where they ended a block, and escapes
+// follow the blocks of what is written. Where a fence is left open after
+// the first line, nothing can help: Write refuses.
 func TestWriteTrimmedFence(t *testing.T) {
-	doc, err := Parse([]byte("### @user:\n    ```\n% a = 1\n"))
+	for src, want := range map[string]string{
+		"### @user:\n    ```\n% a = 1\n":                               "### @user:\n\n    ```\n% a = 1\n",
+		"### @user:\n% a = 1\n    ```\n% b = 2\n### @assistant:\nok\n": "### @user:\n\n% a = 1\n    ```\n% b = 2\n\n### @assistant:\n\nok\n",
+		"### @user:\n\n    <!--\n\\% x\n### @assistant:\nok\n":         "### @user:\n\n    <!--\n\\% x\n\n### @assistant:\n\nok\n",
+		"    ~~~\n    code\n":                                          "    ~~~\n    code\n",
+		"### @user:\n\n```\ncode\n```\n### @assistant:\nok\n":          "### @user:\n\n```\ncode\n```\n\n### @assistant:\n\nok\n",
+	} {
+		doc, err := Parse([]byte(src))
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(doc.Messages[0].Text(), "```") || strings.HasPrefix(doc.Messages[0].Text(), "<!--") || strings.HasPrefix(doc.Messages[0].Text(), "~~~"))
+		assert.Equal(t, want, string(roundTrip(t, doc)), "%q", src)
+	}
+
+	for src, want := range map[string]string{
+		// blank lines trimmed off the text had ended an HTML block
+		"### @user:\n<div>\n\n% a = 1\n":                         "### @user:\n\n<div>\n\n% a = 1\n",
+		"### @user:\n% a = 1\n\n2. x\n   ```\n% b = 2\n   ```\n": "### @user:\n\n% a = 1\n\n2. x\n   ```\n% b = 2\n   ```\n",
+		// escaped, "% b" reads as text without the HTML block
+		"### @user:\n% a = 1\n\n<span>\n% b\n\n": "### @user:\n\n% a = 1\n<span>\n\\% b\n",
+		// escaping line 1 ends the heading that let <span> open a block
+		"### @user:\n\\### @user:\n<span>\n\\% x\n": "### @user:\n\n\\### @user:\n<span>\n\\% x\n",
+	} {
+		doc, err := Parse([]byte(src))
+		require.NoError(t, err)
+		assert.Equal(t, want, string(roundTrip(t, doc)), "%q", src)
+	}
+
+	doc, err := Parse([]byte("### @user:\n    Look:\n    ```\n\n% a = 1\n"))
 	require.NoError(t, err)
-	assert.Equal(t, "```", doc.Messages[0].Text())
+	assert.Equal(t, "Look:\n    ```", doc.Messages[0].Text())
+	assert.NoError(t, Write(&bytes.Buffer{}, doc), "still code: the second line keeps its indentation")
+	doc = &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Look:\n```"), promptfmt.NewMessage("user", "next")}}
 	err = Write(&bytes.Buffer{}, doc)
-	assert.ErrorContains(t, err, "prapti: message 1 (line 1): this message does not read back the same")
+	assert.ErrorContains(t, err, "prapti: message 1: this message does not read back the same")
 }
