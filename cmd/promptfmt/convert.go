@@ -62,7 +62,7 @@ func (c *cli) runConvert(args []string) int {
 	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [--lossy] [--inputs F] [-o OUT] [FILE|DIR|-]...",
 		"promptfmt convert -t stf testdata/examples/support.prompty\n"+
 			"  promptfmt convert -t prompty --lossy testdata/examples/review.md\n"+
-			"  promptfmt convert -t stf -o out/ testdata/examples\n\n"+
+			"  promptfmt convert -t stf -o out/ prompts/\n\n"+
 			"What the target cannot express stops the conversion, each thing named with\n"+
 			"its line; --lossy converts anyway and prints each change on stderr. A\n"+
 			"template (.pdl, .prompty) given --inputs/--context is rendered first, and\n"+
@@ -207,7 +207,7 @@ func outputNames(args []string, format, dir, ext string) (files, outs []string, 
 			}
 			out := filepath.Join(dir, strings.TrimSuffix(rel, filepath.Ext(rel))+ext)
 			if prev, dup := seen[out]; dup {
-				return nil, nil, &usageError{fmt.Sprintf("%s and %s would both be written to %s", prev, f, out)}
+				return nil, nil, &usageError{fmt.Sprintf("%s and %s would both be written to %s: convert one of them on its own", prev, f, out)}
 			}
 			seen[out] = f
 			files, outs = append(files, f), append(outs, out)

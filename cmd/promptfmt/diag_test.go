@@ -116,10 +116,15 @@ func TestConvertTree(t *testing.T) {
 	assert.Equal(t, exitUsage, status)
 	assert.Contains(t, errOut, "would both be written to")
 
-	// fmt -w over a tree says how many files it rewrote.
+	// fmt -w over a tree says how many files it rewrote, and leaves a
+	// template alone; named on its own, the template is refused.
 	put("sub/messy.stf", ";user\n  hi\n;assistant\nyo\n")
+	tpl := put("t.pdl", "<|user|>\n{{ x }}\n")
 	_, errOut, status = runCmd(t, "", "fmt", "-w", dir)
 	require.Equal(t, exitOK, status, errOut)
-	assert.Contains(t, errOut, "promptfmt: formatted 4 files, ")
-	assert.Contains(t, errOut, "changed")
+	assert.Contains(t, errOut, tpl+": warning: left as it is: a template")
+	assert.True(t, strings.HasSuffix(errOut, "promptfmt: formatted 5 files, 1 changed\n"), errOut)
+	_, errOut, status = runCmd(t, "", "fmt", tpl)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, "a pdl template")
 }

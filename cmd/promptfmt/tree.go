@@ -116,7 +116,8 @@ func (c *cli) runCheck(args []string) int {
 func (c *cli) runFmt(args []string) int {
 	fs := c.flags("fmt", "[-w] [-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt fmt -w testdata/examples\n\n"+
 		"Prints each file in its format's canonical form, or with -w rewrites the\n"+
-		"files that are not (atomically). Templates are refused, not rendered.")
+		"files that are not (atomically). A template (.pdl with tags) has no canonical\n"+
+		"form: named alone it is refused, in a directory it is left as it is.")
 	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
 	format := fs.String("f", "", "input format; default: from each file's extension")
 	asJSON := jsonFlag(fs)
@@ -131,8 +132,15 @@ func (c *cli) runFmt(args []string) int {
 		}
 		files = []string{"-"}
 	}
+	tree := manyFiles(files)
 	return c.each(files, *format, "formatted", "failed", func(c *cli, in *input) int {
 		c.warn(in, "warning")
+		if tree && in.format.isTemplate != nil && in.format.isTemplate(in.src) {
+			// A template has no canonical form to write: in a tree it is
+			// left alone; named on its own, it is refused (c.write).
+			c.emit(in, diagnostic{Severity: "warning", Format: in.format.name, Message: "left as it is: a template (fmt would replace it by what it renders to)"})
+			return exitOK
+		}
 		out, status := c.write(in, in.format, false)
 		if out == nil {
 			return status
