@@ -15,6 +15,13 @@
 //     [Document.LLMMessages] returns exactly what a model receives.
 //   - Input must be UTF-8; bad input is a [*ParseError] with its position.
 //     Non-fatal findings are [Warning]s on the Document, never printed.
+//   - A writer never drops what its format cannot express: it returns an
+//     [*UnsupportedError] for each thing, naming its [Thing]. [Adapt] turns
+//     that into lossy conversion: it changes exactly those things until the
+//     writer accepts the document, and lists each [Change].
+//
+// The package provider maps the messages a model receives to OpenAI's,
+// Anthropic's and Gemini's request bodies.
 package promptfmt
 
 import (
