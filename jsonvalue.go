@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // DecodeJSON decodes one JSON value into the model's JSON-like values:
@@ -53,4 +54,25 @@ func EncodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// DescribeValue names the kind of a JSON-like value for a message: "null",
+// "an array", "an object", "a string", "a boolean" or "a number" (any
+// other Go type is named as such).
+func DescribeValue(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return "a number"
+	}
+	return fmt.Sprintf("a value of type %T", v)
 }

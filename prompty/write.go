@@ -156,7 +156,7 @@ func canonicalValue(key string, v any) (any, string) {
 		}
 		return v, ""
 	}
-	return nil, fmt.Sprintf("%s cannot be expressed (attributes hold strings, numbers and booleans)", kindOf(v))
+	return nil, fmt.Sprintf("%s cannot be expressed (attributes hold strings, numbers and booleans)", promptfmt.DescribeValue(v))
 }
 
 // writeAttrs writes `[k=v, k2="v 2"]`, or nothing when there are none.
@@ -219,17 +219,4 @@ func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
 	b.WriteString(out)
 	b.WriteString("---\n")
 	return nil
-}
-
-// kindOf names the kind of a metadata value as JSON does: "a list".
-func kindOf(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a value of type %T", v)
 }

@@ -65,7 +65,7 @@ func TestWriteUnsupported(t *testing.T) {
 		{promptfmt.Message{Role: "user", Name: "a\nb", Content: []promptfmt.ContentPart{promptfmt.Text("x")}}, []string{"a name with a line break"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x")}, Metadata: map[string]any{
 			"name": "n", "bad key": 1, "list": []any{1}, "nan": math.NaN(), "nl": "a\nb", "nil": nil}},
-			[]string{`metadata "name": a name key`, `metadata "bad key": the key is not an attribute name`, `metadata "list": a list cannot`,
+			[]string{`metadata "name": a name key`, `metadata "bad key": the key is not an attribute name`, `metadata "list": an array cannot`,
 				`metadata "nan": an infinite or NaN`, `metadata "nl": a value with a line break`, `metadata "nil": null cannot`}},
 	} {
 		doc := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("system", "ok"), tc.m}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/json5"
 )
 
@@ -157,7 +158,7 @@ func (p *parser) jsonArgs(s string, off int) ([]arg, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, p.errAt(off, "JSON5 arguments must be an object, not %s", describe(v))
+		return nil, p.errAt(off, "JSON5 arguments must be an object, not %s", promptfmt.DescribeValue(v))
 	}
 	args := make([]arg, 0, len(m))
 	for k, v := range m {
@@ -176,22 +177,6 @@ func (p *parser) jsonErr(err error, off int, what string) error {
 	return p.errAt(off, "%s: %v", what, err)
 }
 
-// describe names a JSON-like value's type for an error message.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	}
-	return "a number"
-}
 
 // quoteByte names the character at s[i] for an error message.
 func quoteByte(s string, i int) string {

@@ -292,7 +292,7 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 		case "role", "name", "id", "call_id":
 			s, ok := a.text()
 			if !ok {
-				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
+				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
 			}
 			switch a.key {
 			case "role":

@@ -23,7 +23,7 @@ func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentP
 		case a.key != "name" && a.key != "id":
 			return part, p.errAt(a.off, ";call takes name= and id=, not %q", a.key)
 		case !ok:
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
 		case a.key == "name":
 			part.ToolName = s
 		default:
@@ -45,7 +45,7 @@ func (p *parser) embedPart(args []arg, value string, off, pos int) (promptfmt.Co
 			return part, p.errAt(a.off, ";embed takes kind=, type= and detail=, not %q", a.key)
 		}
 		if !ok {
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, describe(a.value()))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
 		}
 		switch a.key {
 		case "kind":
@@ -102,7 +102,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return fail("the block must hold one message object, not %s", describe(v))
+		return fail("the block must hold one message object, not %s", promptfmt.DescribeValue(v))
 	}
 	if m.Role, ok = obj["role"].(string); !ok {
 		return fail("the message needs a role string")
@@ -115,7 +115,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 		case "name", "id", "call_id", "reasoning", "refusal":
 			s, ok := x.(string)
 			if !ok {
-				return fail("%s must be a string, not %s", k, describe(x))
+				return fail("%s must be a string, not %s", k, promptfmt.DescribeValue(x))
 			}
 			if k == "name" {
 				m.Name = s
@@ -124,7 +124,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 			}
 		case "disabled":
 			if m.Disabled, ok = x.(bool); !ok {
-				return fail("disabled must be true or false, not %s", describe(x))
+				return fail("disabled must be true or false, not %s", promptfmt.DescribeValue(x))
 			}
 		case "content":
 			switch c := x.(type) {
@@ -139,12 +139,12 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 					m.Content = append(m.Content, part)
 				}
 			default:
-				return fail("content must be a string or an array of parts, not %s", describe(x))
+				return fail("content must be a string or an array of parts, not %s", promptfmt.DescribeValue(x))
 			}
 		case "tool_calls":
 			list, ok := x.([]any)
 			if !ok {
-				return fail("tool_calls must be an array, not %s", describe(x))
+				return fail("tool_calls must be an array, not %s", promptfmt.DescribeValue(x))
 			}
 			for i, y := range list {
 				part, err := rawToolCall(y)
@@ -180,7 +180,7 @@ func fields(obj map[string]any, kind string, want map[string]*string) error {
 		}
 		s, ok := obj[k].(string)
 		if !ok {
-			return fmt.Errorf("%s must be a string, not %s", k, describe(obj[k]))
+			return fmt.Errorf("%s must be a string, not %s", k, promptfmt.DescribeValue(obj[k]))
 		}
 		*dst = s
 	}
@@ -191,7 +191,7 @@ func rawPart(v any) (promptfmt.ContentPart, error) {
 	var part promptfmt.ContentPart
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return part, fmt.Errorf("a part must be an object, not %s", describe(v))
+		return part, fmt.Errorf("a part must be an object, not %s", promptfmt.DescribeValue(v))
 	}
 	typ, ok := obj["type"].(string)
 	if !ok {
@@ -228,7 +228,7 @@ func rawToolCall(v any) (promptfmt.ContentPart, error) {
 	part := promptfmt.ContentPart{Kind: promptfmt.KindToolCall}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return part, fmt.Errorf("a tool call must be an object, not %s", describe(v))
+		return part, fmt.Errorf("a tool call must be an object, not %s", promptfmt.DescribeValue(v))
 	}
 	var callID string
 	if err := fields(obj, "tool call", map[string]*string{"id": &part.ID, "call_id": &callID, "name": &part.ToolName, "arguments": &part.Value}); err != nil {
