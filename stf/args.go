@@ -177,7 +177,6 @@ func (p *parser) jsonErr(err error, off int, what string) error {
 	return p.errAt(off, "%s: %v", what, err)
 }
 
-
 // quoteByte names the character at s[i] for an error message.
 func quoteByte(s string, i int) string {
 	if i >= len(s) {
