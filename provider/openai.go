@@ -110,15 +110,25 @@ func OpenAI(msgs []promptfmt.Message) (*OpenAIRequest, error) {
 	return &OpenAIRequest{Messages: out}, nil
 }
 
+// openAIPlain maps message i when it is one text part, as a plain string
+// content; ok is false for any other message.
+func (m *mapper) openAIPlain(out []OpenAIMessage, i int, parts []promptfmt.ContentPart) ([]OpenAIMessage, bool) {
+	if len(parts) != 1 || parts[0].Kind != promptfmt.KindText {
+		return out, false
+	}
+	if m.checkPart(i, 0, &parts[0]) {
+		msg := &m.msgs[i]
+		out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: &OpenAIContent{Text: parts[0].Value}})
+	}
+	return out, true
+}
+
 // openAIText maps a system or developer message, whose content is text.
 func (m *mapper) openAIText(out []OpenAIMessage, i int) []OpenAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
-	if len(parts) == 1 && parts[0].Kind == promptfmt.KindText {
-		if m.checkPart(i, 0, &parts[0]) {
-			out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: &OpenAIContent{Text: parts[0].Value}})
-		}
-		return out
+	if plain, ok := m.openAIPlain(out, i, parts); ok {
+		return plain
 	}
 	var cp []OpenAIPart
 	for j := range parts {
@@ -139,11 +149,8 @@ func (m *mapper) openAIText(out []OpenAIMessage, i int) []OpenAIMessage {
 func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
-	if len(parts) == 1 && parts[0].Kind == promptfmt.KindText {
-		if m.checkPart(i, 0, &parts[0]) {
-			out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: &OpenAIContent{Text: parts[0].Value}})
-		}
-		return out
+	if plain, ok := m.openAIPlain(out, i, parts); ok {
+		return plain
 	}
 	var run []OpenAIPart // the user content since the last tool_result
 	hasContent := false
@@ -187,11 +194,8 @@ func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
 func (m *mapper) openAIAssistant(out []OpenAIMessage, i int) []OpenAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
-	if len(parts) == 1 && parts[0].Kind == promptfmt.KindText {
-		if m.checkPart(i, 0, &parts[0]) {
-			out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: &OpenAIContent{Text: parts[0].Value}})
-		}
-		return out
+	if plain, ok := m.openAIPlain(out, i, parts); ok {
+		return plain
 	}
 	var cp []OpenAIPart
 	var calls []OpenAIToolCall
