@@ -136,3 +136,19 @@ func Ending(src []byte, c byte, yield func(n, start, end, next int) bool) {
 		off = next
 	}
 }
+
+// BOM is the UTF-8 byte order mark. Every format reads a file from after a
+// leading one, with the warning BOMWarning at offset 0.
+const BOM = "\uFEFF"
+
+// BOMWarning is the warning each format gives for a leading BOM.
+const BOMWarning = "byte order mark at the start of the file ignored"
+
+// SkipBOM returns the length of a leading byte order mark in src: 3, or 0
+// when src does not start with one.
+func SkipBOM(src []byte) int {
+	if bytes.HasPrefix(src, []byte(BOM)) {
+		return len(BOM)
+	}
+	return 0
+}
