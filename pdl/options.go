@@ -1,5 +1,7 @@
 package pdl
 
+import "github.com/promptfmt/promptfmt"
+
 // Option configures Parse, Load and Render.
 type Option func(*config)
 
@@ -10,6 +12,7 @@ type config struct {
 	templateDir string // include/import base directory; "" means none
 	anyPath     bool
 	maxMedia    int64
+	limits      promptfmt.TemplateLimits
 }
 
 // DefaultMaxMediaSize bounds an image read by <|media(path)|>.
@@ -52,3 +55,10 @@ func MaxMediaSize(n int64) Option { return func(c *config) { c.maxMedia = n } }
 // TemplateDir lets the template include, import and extend files inside
 // dir (never outside it). Without it templates read no files.
 func TemplateDir(dir string) Option { return func(c *config) { c.templateDir = dir } }
+
+// Limits bounds the work of rendering the template: its size, the text it
+// renders, loop iterations, calls, nesting and the strings it builds (see
+// promptfmt.TemplateLimits for each limit and its default). A template
+// past a limit fails with a positioned error naming it (with NonStrict, as
+// for any template error, the file is read as written, with a warning).
+func Limits(l promptfmt.TemplateLimits) Option { return func(c *config) { c.limits = l } }

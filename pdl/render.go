@@ -77,7 +77,7 @@ func (c *config) render(src string) (string, error) {
 // tmplOptions configure the engine to behave like Tera where ragit relies
 // on it.
 func (c *config) tmplOptions() tmpl.Options {
-	return tmpl.Options{Dir: c.templateDir, StrictUndefined: true, LenientIf: true, Escape: escape}
+	return tmpl.Options{Dir: c.templateDir, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.limits}
 }
 
 // Check reads a file as far as it can without a context: a template (see

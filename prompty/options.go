@@ -2,7 +2,7 @@ package prompty
 
 import "github.com/promptfmt/promptfmt"
 
-// Option configures Parse and Write.
+// Option configures Parse, Write, Render and Prepare.
 type Option func(*config)
 
 type config struct {
@@ -13,6 +13,7 @@ type config struct {
 	checked  []int // strict mode: line offsets of the boundaries that carried the nonce
 	// strict mode: the template's boundary signatures, when known
 	signatures map[string]bool
+	limits     promptfmt.TemplateLimits // Render's
 }
 
 func newConfig(opts []Option) config {
@@ -55,3 +56,10 @@ func Threads(threads map[string][]promptfmt.Message) Option {
 func renderedText(slots map[string]slot, signatures map[string]bool) Option {
 	return func(c *config) { c.rendered, c.slots, c.signatures = true, slots, signatures }
 }
+
+// Limits bounds the work of rendering the template in Render and Prepare:
+// its size, the text it renders, loop iterations, calls, nesting and the
+// strings it builds (see promptfmt.TemplateLimits for each limit and its
+// default). A template past a limit fails with an error naming it, at its
+// line.
+func Limits(l promptfmt.TemplateLimits) Option { return func(c *config) { c.limits = l } }

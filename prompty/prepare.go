@@ -15,12 +15,12 @@ import (
 // roles (see ThreadMessages for the values accepted); each image, file or
 // audio placeholder becomes a content part of the message it stands in
 // (see MediaPart). A rich input that is optional and not given leaves
-// nothing behind.
-func Prepare(a *Agent, inputs map[string]any) ([]promptfmt.Message, error) {
+// nothing behind. The Limits option bounds the rendering (see Render).
+func Prepare(a *Agent, inputs map[string]any, opts ...Option) ([]promptfmt.Message, error) {
 	if a.Template.Parser != "" && a.Template.Parser != "prompty" {
 		return nil, a.errorf(0, 0, "unknown template parser %q (want prompty)", a.Template.Parser)
 	}
-	rendered, n, err := Render(a, inputs)
+	rendered, n, err := Render(a, inputs, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -44,11 +44,11 @@ func Prepare(a *Agent, inputs map[string]any) ([]promptfmt.Message, error) {
 		}
 		slots[ph] = s
 	}
-	opts := []Option{renderedText(slots, n.signatures)}
+	parseOpts := []Option{renderedText(slots, n.signatures)}
 	if n.Render != "" {
-		opts = append(opts, Strict(n.Render))
+		parseOpts = append(parseOpts, Strict(n.Render))
 	}
-	doc, err := Parse([]byte(rendered), opts...)
+	doc, err := Parse([]byte(rendered), parseOpts...)
 	if err != nil {
 		var pe *promptfmt.ParseError
 		if errors.As(err, &pe) && pe.Line > 0 {

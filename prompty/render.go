@@ -66,8 +66,11 @@ func ValidateInputs(a *Agent, inputs map[string]any) (map[string]any, error) {
 // gets the render nonce (PreRender). The template is rendered by the engine
 // its format names: jinja2 (gonja; no file access, undefined variables
 // render as "", HTML is not escaped) or mustache (cbroglie/mustache; no
-// partials, no HTML escaping either: prompts are not HTML).
-func Render(a *Agent, inputs map[string]any) (string, *Nonces, error) {
+// partials, no HTML escaping either: prompts are not HTML). Rendering is
+// bounded by the Limits option (defaults without it); other options do not
+// apply.
+func Render(a *Agent, inputs map[string]any, opts ...Option) (string, *Nonces, error) {
+	c := newConfig(opts)
 	ctx, err := ValidateInputs(a, inputs)
 	if err != nil {
 		return "", nil, err
@@ -93,9 +96,9 @@ func Render(a *Agent, inputs map[string]any) (string, *Nonces, error) {
 	var out string
 	switch a.Template.Format {
 	case "jinja2", "jinja", "":
-		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{})
+		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.limits})
 	case "mustache":
-		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{})
+		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.limits})
 	default:
 		return "", nil, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
 	}

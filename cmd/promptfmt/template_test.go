@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -161,4 +162,22 @@ func TestPDLTemplateNotRewritten(t *testing.T) {
 	}
 	_, errOut, status := runCmd(t, "", "check", src)
 	assert.Equal(t, 0, status, errOut)
+}
+
+// A runaway template is an error of its file, at its line, not a crash or
+// a hang; the other files of a tree are still read.
+func TestRunawayTemplates(t *testing.T) {
+	for name, src := range map[string]string{
+		"loop.prompty":  "---\nname: x\n---\nsystem:\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n",
+		"self.prompty":  "---\nname: x\n---\nsystem:\n{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}\n",
+		"huge.pdl":      "<|user|>\n\n{{ 'x' * 4000000000 }}\n",
+		"recursive.pdl": "<|user|>\n\n{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, name, src)
+			_, stderr, status := runCmd(t, "", "messages", path)
+			require.Equal(t, 1, status, stderr)
+			require.Regexp(t, `^`+regexp.QuoteMeta(path)+`:[345]:\d+: .*(steps|calls nest deeper|bytes of strings)`, stderr)
+		})
+	}
 }

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/config"
-	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/tokens"
+	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 )
 
 // escapeFilter is the filter wrapOutputs puts on every {{ }}. A template

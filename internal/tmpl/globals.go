@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/nikolalohinski/gonja/v2/builtins"
-	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/parser"
+	"github.com/promptfmt/promptfmt/internal/gonja/builtins"
+	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 )
 
 // MaxRange bounds the list range() makes.
@@ -36,7 +36,7 @@ var lenientControls = func() *exec.ControlStructureSet {
 
 // boundedRange is Python's range([start,] stop[, step]) as a list of at
 // most MaxRange integers.
-func boundedRange(_ *exec.Evaluator, params *exec.VarArgs) ([]int, error) {
+func boundedRange(e *exec.Evaluator, params *exec.VarArgs) ([]int, error) {
 	args := make([]int, len(params.Args))
 	for i, a := range params.Args {
 		if !a.IsInteger() {
@@ -66,6 +66,13 @@ func boundedRange(_ *exec.Evaluator, params *exec.VarArgs) ([]int, error) {
 	}
 	if n > MaxRange {
 		return nil, exec.ErrInvalidCall(fmt.Errorf("range: %d items, more than %d", n, MaxRange))
+	}
+	// The list is charged to the rendering's budget before it is made.
+	if err := e.Environment.Budget.StepN(nil, int64(n)); err != nil {
+		return nil, err
+	}
+	if err := e.Environment.Budget.Grow(exec.Product(n, 8)); err != nil {
+		return nil, err
 	}
 	out := make([]int, n)
 	for i := range out {

@@ -10,7 +10,20 @@
 //     bracket, operator and nested block, and a Go stack overflow kills the
 //     process, so a template nested deeper than the limits of Check is
 //     refused before gonja sees it (cbroglie/mustache has its own limit);
-//   - bounded output: rendering stops with an error past Options.MaxOutput;
+//   - bounded output: rendering stops with an error past Limits.MaxOutput;
+//   - bounded work: one budget per rendering (Limits.MaxSteps, MaxDepth,
+//     MaxBytes) counts every node rendered, expression evaluated, loop
+//     iteration and item a loop reads, bounds nested calls (macros,
+//     includes, recursive loops, so a macro that calls itself stops
+//     instead of overflowing the Go stack), and charges every string and
+//     list the template builds before it is built ("x" * 4000000000 is
+//     refused, not allocated). The budget is gonja's own Environment.Budget:
+//     gonja has no way to bound work, so the module carries a patched copy
+//     of its exec and builtins packages in internal/gonja (see its
+//     README). A Mustache template's work is bounded before rendering
+//     from its nested sections and the data's list lengths;
+//   - bounded source: a template longer than Limits.MaxSource is refused
+//     before it is read, as is every file an include reads;
 //   - errors with the template's line and column, never the whole source
 //     (gonja puts the template text into its parse errors).
 //
@@ -25,13 +38,11 @@ import (
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/config"
-	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/parser"
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
-
-// DefaultMaxOutput bounds a rendering when Options.MaxOutput is 0.
-const DefaultMaxOutput = 64 << 20
 
 // Options configures Jinja and Mustache.
 type Options struct {
@@ -41,8 +52,6 @@ type Options struct {
 	// StrictUndefined makes an undefined variable an error; by default it
 	// renders as "" and is false in a condition, as in Jinja2.
 	StrictUndefined bool
-	// MaxOutput bounds the rendered text in bytes; 0 means DefaultMaxOutput.
-	MaxOutput int
 	// Escape, when set, is applied to the printed text of every {{ }}
 	// whose value is not marked safe (| safe), whatever its type: Tera's
 	// autoescape with a custom function. Literal template text and
@@ -52,6 +61,14 @@ type Options struct {
 	// when StrictUndefined is set, as Tera does; gonja has one rule for
 	// both.
 	LenientIf bool
+	// Limits bound the work of a rendering (see the package doc).
+	Limits promptfmt.TemplateLimits
+}
+
+// budget is a new work budget with o's limits.
+func (o Options) budget() *exec.Budget {
+	l := o.Limits.Effective()
+	return &exec.Budget{MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth, MaxBytes: l.MaxBytes}
 }
 
 // Error is a template problem at a line and column (1-based; 0 when the
@@ -79,16 +96,22 @@ const rootID = "template"
 // are JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any
 // Go value gonja reflects over.
 func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
-	defer recoverPanic(&err)
-	c, err := compile(src, o)
+	budget := o.budget()
+	defer recoverPanic(&err, budget)
+	c, err := compile(src, o, budget)
 	if err != nil {
 		return "", err
 	}
-	out := newLimitWriter(o.MaxOutput)
-	if err := c.tpl.Execute(out, exec.NewContext(ctx)); err != nil {
-		if out.full {
-			return "", out.err()
-		}
+	out := newLimitWriter(o.Limits.Effective().MaxOutput)
+	err = c.tpl.Execute(out, exec.NewContext(ctx))
+	// The budget and the output limit are checked first: a filter or test
+	// may have swallowed the error that they caused.
+	switch {
+	case budget.Err() != nil:
+		return "", c.unshift(convert(budget.Err()))
+	case out.full:
+		return "", out.err()
+	case err != nil:
 		return "", c.unshift(convert(err))
 	}
 	return out.b.String(), nil
@@ -97,8 +120,9 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 // CompileJinja reads the Jinja2 template src without rendering it: its
 // syntax errors, with no variables needed.
 func CompileJinja(src string, o Options) (err error) {
-	defer recoverPanic(&err)
-	_, err = compile(src, o)
+	budget := o.budget()
+	defer recoverPanic(&err, budget)
+	_, err = compile(src, o, budget)
 	return err
 }
 
@@ -109,22 +133,27 @@ type compiled struct {
 	ins  []insertion // what wrapOutputs added
 }
 
-func compile(src string, o Options) (*compiled, error) {
+func compile(src string, o Options, budget *exec.Budget) (*compiled, error) {
+	limits := o.Limits.Effective()
+	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
+		return nil, &Error{Msg: fmt.Sprintf("the template is %d bytes, more than the limit of %d", len(src), limits.MaxSource)}
+	}
 	if err := Check(src); err != nil {
 		return nil, err
 	}
 	cfg := config.New()
 	cfg.StrictUndefined = o.StrictUndefined
-	env := environment
-	if o.Escape != nil || o.LenientIf {
-		env = o.environment()
-	}
+	env := o.environment(budget)
 	c := &compiled{}
 	if o.Escape != nil {
 		c.orig = lines.ToLF(src) // as gonja's lexer does, so offsets agree
 		src, c.ins = wrapOutputs(c.orig)
 	}
-	tpl, err := exec.NewTemplate(rootID, cfg, &loader{rootID: rootID, src: src, dir: o.Dir, escaping: o.Escape != nil}, env)
+	ld := &loader{rootID: rootID, src: src, dir: o.Dir, escaping: o.Escape != nil, maxSource: limits.MaxSource, budget: budget}
+	tpl, err := exec.NewTemplate(rootID, cfg, ld, env)
+	if budget.Err() != nil { // a chain of extends too long; gonja flattens the error
+		return nil, convert(budget.Err())
+	}
 	if err != nil {
 		return nil, c.unshift(convert(err))
 	}
@@ -142,9 +171,10 @@ func (c *compiled) unshift(err error) error {
 }
 
 // environment is the package's environment with the options' escaping
-// filter and if rule.
-func (o Options) environment() *exec.Environment {
+// filter and if rule, and the rendering's budget.
+func (o Options) environment(budget *exec.Budget) *exec.Environment {
 	env := *environment
+	env.Budget = budget
 	if o.Escape != nil {
 		env.Filters = exec.NewFilterSet(map[string]exec.FilterFunction{escapeFilter: escapingFilter(o.Escape)}).Update(environment.Filters)
 	}
@@ -162,14 +192,11 @@ type limitWriter struct {
 }
 
 func newLimitWriter(limit int) *limitWriter {
-	if limit <= 0 {
-		limit = DefaultMaxOutput
-	}
 	return &limitWriter{limit: limit}
 }
 
 func (w *limitWriter) Write(p []byte) (int, error) {
-	if w.full || w.b.Len()+len(p) > w.limit {
+	if w.full || w.limit > 0 && w.b.Len()+len(p) > w.limit {
 		w.full = true
 		return 0, w.err()
 	}
@@ -194,6 +221,10 @@ func convert(err error) error {
 	var le *Error
 	if errors.As(err, &le) {
 		return le
+	}
+	var be *exec.LimitError
+	if errors.As(err, &be) {
+		return &Error{Line: be.Line, Col: be.Col, Msg: be.Error()}
 	}
 	var chain []error
 	for e := err; e != nil; e = errors.Unwrap(e) {
@@ -225,10 +256,16 @@ func convert(err error) error {
 
 // recoverPanic turns a panic of the engine (a bug there, on some odd
 // template) into an error, so that one bad file cannot stop a program.
-func recoverPanic(err *error) {
-	if r := recover(); r != nil {
-		*err = &Error{Msg: short(fmt.Sprintf("the template engine failed: %v", r))}
+func recoverPanic(err *error, budget *exec.Budget) {
+	r := recover()
+	if r == nil {
+		return
 	}
+	if be, ok := r.(*exec.LimitError); ok { // a value's text too long to print
+		*err = convert(budget.Stop(be.Limit, be.Max))
+		return
+	}
+	*err = &Error{Msg: short(fmt.Sprintf("the template engine failed: %v", r))}
 }
 
 func short(s string) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptfmt/promptfmt"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,7 +81,7 @@ func TestNoFileSystem(t *testing.T) {
 }
 
 func TestOutputLimit(t *testing.T) {
-	_, err := Jinja("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", nil, Options{MaxOutput: 1000})
+	_, err := Jinja("{% for i in range(100000) %}xxxxxxxxxx{% endfor %}", nil, Options{Limits: promptfmt.TemplateLimits{MaxOutput: 1000}})
 	require.ErrorContains(t, err, "passes 1000 bytes")
 }
 
@@ -148,7 +149,7 @@ func TestMustache(t *testing.T) {
 	_, err = Mustache("{{> p}}", ctx, Options{Dir: t.TempDir()})
 	require.ErrorContains(t, err, "partials are not supported")
 
-	_, err = Mustache("{{#items}}{{name}}{{/items}}", map[string]any{"name": strings.Repeat("x", 600), "items": []any{1, 2}}, Options{MaxOutput: 1000})
+	_, err = Mustache("{{#items}}{{name}}{{/items}}", map[string]any{"name": strings.Repeat("x", 600), "items": []any{1, 2}}, Options{Limits: promptfmt.TemplateLimits{MaxOutput: 1000}})
 	require.ErrorContains(t, err, "passes 1000 bytes")
 	_, err = Mustache(strings.Repeat("{{#a}}", 20000), nil, Options{})
 	require.Error(t, err)

@@ -3,10 +3,10 @@ package tmpl
 import (
 	"fmt"
 
-	controlstructures "github.com/nikolalohinski/gonja/v2/builtins/control_structures"
-	"github.com/nikolalohinski/gonja/v2/exec"
 	"github.com/nikolalohinski/gonja/v2/nodes"
 	"github.com/nikolalohinski/gonja/v2/parser"
+	controlstructures "github.com/promptfmt/promptfmt/internal/gonja/builtins/control_structures"
+	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 )
 
 // lenientIf is gonja's if, elif and else with Tera's rule for conditions:

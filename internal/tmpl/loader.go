@@ -3,15 +3,14 @@ package tmpl
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/nikolalohinski/gonja/v2/loaders"
 	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
-
-// maxInclude bounds a template read by include, import or extends.
-const maxInclude = 8 << 20
 
 // loader serves the root template from memory and, when a base directory
 // is given, other templates from inside it (see confined.ReadFile).
@@ -20,7 +19,17 @@ type loader struct {
 	// escaping: files read are rewritten like the root (see wrapOutputs),
 	// or their outputs would escape the escaping.
 	escaping bool
+	// maxSource bounds each file read; budget is charged a step for each
+	// byte read (gonja parses a file again at each include) and a level
+	// for each template in a chain of extends.
+	maxSource int
+	budget    *exec.Budget
 }
+
+// Enter and Leave bound a chain of templates that extend each other:
+// gonja reads and parses a parent while it parses the child.
+func (l *loader) Enter() error { return l.budget.Enter(nil) }
+func (l *loader) Leave()       { l.budget.Leave() }
 
 func (l *loader) Read(name string) (io.Reader, error) {
 	if name == l.rootID {
@@ -29,8 +38,15 @@ func (l *loader) Read(name string) (io.Reader, error) {
 	if l.dir == "" {
 		return nil, fmt.Errorf("%q: templates may not read files here (no base directory was given)", name)
 	}
-	b, err := confined.ReadFile(l.dir, name, maxInclude)
+	limit := int64(l.maxSource)
+	if limit <= 0 {
+		limit = math.MaxInt64 - 1
+	}
+	b, err := confined.ReadFile(l.dir, name, limit)
 	if err != nil {
+		return nil, err
+	}
+	if err := l.budget.StepN(nil, int64(len(b))); err != nil {
 		return nil, err
 	}
 	src := string(b)
