@@ -42,6 +42,7 @@ func TestBudgetStopsRunawayTemplates(t *testing.T) {
 		{"doubling with +", "{% set ns = namespace(s='x') %}{% for i in range(64) %}{% set ns.s = ns.s + ns.s %}{% endfor %}", Options{}, 1, "bytes of strings"},
 		{"doubling a list", "{% set ns = namespace(l=[1]) %}{% for i in range(64) %}{% set ns.l = ns.l + ns.l %}{% endfor %}", Options{}, 1, ""},
 		{"printing a list that holds itself twice, 40 times over", "{% set ns = namespace(l=['x']) %}{% for i in range(40) %}{% set ns.l = [ns.l, ns.l] %}{% endfor %}{{ ns.l }}", Options{}, 1, "value's text"},
+		{"comparing a list that holds itself twice, 40 times over", "{% set ns = namespace(l=['x'], m=['x']) %}{% for i in range(40) %}{% set ns.l = [ns.l, ns.l] %}{% set ns.m = [ns.m, ns.m] %}{% endfor %}{{ ns.l == ns.m }}", Options{}, 1, "comparison visits more than"},
 		{"a swallowed error still ends the rendering", "{{ ('x' * 4000000000) | default('y') }}{{ 'after' }}", Options{}, 1, "bytes of strings"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

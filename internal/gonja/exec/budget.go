@@ -36,7 +36,7 @@ type Budget struct {
 // LimitError is a rendering stopped by its Budget, at the template line
 // and column of the node being evaluated (0 when unknown).
 type LimitError struct {
-	Limit     string // "steps", "depth", "bytes" or "value text"
+	Limit     string // "steps", "depth", "bytes", "comparison" or "value text"
 	Max       int64
 	Line, Col int
 }
@@ -49,6 +49,8 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("calls nest deeper than %d (macros, includes and recursive loops)", e.Max)
 	case "bytes":
 		return fmt.Sprintf("the template builds more than %d bytes of strings and lists", e.Max)
+	case "comparison":
+		return fmt.Sprintf("a comparison visits more than %d items", e.Max)
 	}
 	return fmt.Sprintf("a value's text passes %d bytes", e.Max)
 }
@@ -57,6 +59,10 @@ func (e *LimitError) Error() string {
 // iteration: gonja makes a new scope for each (a context, a config and an
 // environment), which costs about as much as ten expressions.
 const ScopeSteps = 10
+
+// MaxCompare bounds the items one comparison visits (==, !=, in and the
+// tests that compare).
+const MaxCompare = 1 << 20
 
 // MaxValueText bounds the text of one list or dict value (its printed
 // form), which can be exponentially larger than the memory it takes:

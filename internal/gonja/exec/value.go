@@ -881,6 +881,16 @@ func (v *Value) Interface() any {
 
 // EqualValueTo checks whether two values are equal.
 func (v *Value) EqualValueTo(other *Value) bool {
+	// promptfmt: a comparison visits at most MaxCompare items: a list that
+	// holds itself twice, forty times over, has 2^40
+	left := int64(MaxCompare)
+	return v.equal(other, &left)
+}
+
+func (v *Value) equal(other *Value, left *int64) bool {
+	if *left--; *left < 0 {
+		panic(&LimitError{Limit: "comparison", Max: MaxCompare})
+	}
 	// comparison of uint with int fails using .Interface()-comparison (see issue #64)
 	if v.IsInteger() && other.IsInteger() {
 		return v.Integer() == other.Integer()
@@ -905,7 +915,7 @@ func (v *Value) EqualValueTo(other *Value) bool {
 		}
 		n := v.Len()
 		for i := 0; i < n; i++ {
-			if !v.Index(i).EqualValueTo(other.Index(i)) {
+			if !v.Index(i).equal(other.Index(i), left) {
 				return false
 			}
 		}
@@ -925,7 +935,7 @@ func (v *Value) EqualValueTo(other *Value) bool {
 			if !foundA || !foundB {
 				return false
 			}
-			if !va.EqualValueTo(vb) {
+			if !va.equal(vb, left) {
 				return false
 			}
 		}
