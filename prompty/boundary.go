@@ -10,8 +10,12 @@ import (
 // attr is one attribute of a boundary line, in source order.
 type attr struct {
 	key    string
-	value  any // string, bool, int64 or float64
+	value  any    // string, bool, int64 or float64
+	text   string // the value as written (a quoted one without its escapes)
 	quoted bool
+	// wrapped: in strict mode, the value stood between the sentinels
+	// PreRender puts around every attribute value of the template
+	wrapped bool
 }
 
 // marker is a recognised boundary line.
@@ -35,6 +39,12 @@ func isWord(c byte) bool {
 // can warn that it is read as content. One pass over the line, no
 // backtracking: adversarial attribute blocks cost linear time.
 func parseMarker(line string) (m marker, ok bool, bad string) {
+	return parseMarkerIn(line, nil)
+}
+
+// parseMarkerIn is parseMarker for strict mode when sent is not nil: an
+// attribute value between its sentinels is read as it stands.
+func parseMarkerIn(line string, sent *sentinels) (m marker, ok bool, bad string) {
 	// Cheapest rejection first: a boundary line ends with ':' (and blanks).
 	end := len(line)
 	for end > 0 && isBlank(line[end-1]) {
@@ -62,7 +72,7 @@ func parseMarker(line string) (m marker, ok bool, bad string) {
 		return m, false, ""
 	}
 	if i < end && line[i] == '[' {
-		j, attrs, err := parseAttrs(line[:end-1], i+1)
+		j, attrs, err := parseAttrs(line[:end-1], i+1, sent)
 		if err != "" {
 			return m, false, err
 		}
@@ -108,8 +118,9 @@ func roleOf(word string) string {
 }
 
 // parseAttrs reads `k=v, k2="v 2"` from s[i:] up to the closing ']' and
-// returns the index after it.
-func parseAttrs(s string, i int) (int, []attr, string) {
+// returns the index after it. With sentinels (strict mode), a value that
+// starts with sent.open runs to the next sent.close, whatever it holds.
+func parseAttrs(s string, i int, sent *sentinels) (int, []attr, string) {
 	attrs := make([]attr, 0, 4)
 	var seen map[string]bool // for long blocks; short ones search attrs
 	skip := func() {
@@ -137,7 +148,13 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 		i++
 		skip()
 		a := attr{key: key}
-		if i < len(s) && s[i] == '"' {
+		if j, ok := sent.value(s, i, &a); ok {
+			if j < 0 {
+				return i, nil, "attribute " + key + " has a value that does not end on its line"
+			}
+			i = j
+			skip()
+		} else if i < len(s) && s[i] == '"' {
 			i++
 			v, escaped := i, false
 			for ; i < len(s) && s[i] != '"'; i++ {
@@ -149,10 +166,11 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 			if i == len(s) {
 				return i, nil, "attribute " + key + " has an unterminated quoted value"
 			}
-			a.value, a.quoted = s[v:i], true
+			a.text, a.quoted = s[v:i], true
 			if escaped {
-				a.value = unescape(s[v:i])
+				a.text = unescape(s[v:i])
 			}
+			a.value = a.text
 			i++
 			skip()
 		} else {
@@ -163,12 +181,8 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 			if i < len(s) && s[i] == '"' {
 				return i, nil, "attribute " + key + " has a quote inside an unquoted value"
 			}
-			raw := strings.TrimRight(s[v:i], " \t\f\v")
-			if key == "name" || key == "nonce" {
-				a.value = raw
-			} else {
-				a.value = coerce(raw)
-			}
+			a.text = strings.TrimRight(s[v:i], " \t\f\v")
+			a.value = unquotedValue(key, a.text)
 		}
 		attrs = append(attrs, a)
 		if i == len(s) {
@@ -187,6 +201,15 @@ func parseAttrs(s string, i int) (int, []attr, string) {
 			return i, nil, "expected ',' or ']' after attribute " + key
 		}
 	}
+}
+
+// unquotedValue is what an unquoted value text means: "name" and "nonce"
+// are strings, others are coerced.
+func unquotedValue(key, text string) any {
+	if key == "name" || key == "nonce" {
+		return text
+	}
+	return coerce(text)
 }
 
 // isEscape reports whether s[i] starts one of a quoted value's escapes,

@@ -129,13 +129,29 @@
 // strict: false}} (as in upstream's Python and TypeScript runtimes): the
 // template's boundaries get the render nonce before rendering, with their
 // attributes kept as written, and the rendered text is parsed with Strict.
-// Beyond upstream, Prepare also refuses a boundary line of the template
-// that an input value changed: one whose nonce line no longer parses (a
-// quote closed early) or that gained attributes (user[name="{{who}}"]: with
-// who = `x", admin=true`). So no input value can add, remove or change a
-// message or its attributes; it can only make Prepare fail. (A value
-// rendered inside a quoted attribute value is read there as written: a
-// backslash in it is taken as the escape it would be in the file.)
+// PreRender also puts every attribute value of a template boundary between
+// two sentinels made from the nonce (user[name="<<N|{{who}}|N>>"]:), and
+// Strict reads a value between them as it stands, so that a rendered value
+// contributes only a value, never structure: quotes, commas, ']', ':',
+// backslashes and role words in it stay in it, and it cannot close its
+// quote, add, remove or overwrite an attribute, or borrow one from another
+// boundary. Everything else of a boundary line is the template's own text
+// (a boundary line holds no template syntax outside its values), so each
+// rendered boundary has its own template boundary's role, keys in order
+// and literal values. A value with a line break in it (LF, CR) would split
+// the line and is refused; other separators (U+2028, U+2029, NEL, VT, FF)
+// stay in the value. So no input value can add, remove or change a message
+// or its attributes; it can only make Prepare fail.
+//
+// Decision: sentinels, not a comparison with the template. Matching each
+// rendered boundary to a template boundary by order or by its set of keys
+// is not sound: loops repeat boundaries, conditions drop them, and a value
+// that closes its quote can give one boundary the keys of another. The
+// sentinels hold the unguessable nonce, so a value can neither end its
+// region early nor open another, and a quoted value of the template is
+// written without its escapes (an expression in it reaches the engine as
+// written); escapes in the rendered value are not resolved: it arrives
+// exactly as the input gave it.
 //
 // # Prepare
 //

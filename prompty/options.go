@@ -9,11 +9,10 @@ type config struct {
 	nonce    string // strict mode when strict is set
 	strict   bool
 	slots    map[string]slot
-	rendered bool  // the input is rendered text: no front matter
-	checked  []int // strict mode: line offsets of the boundaries that carried the nonce
-	// strict mode: the template's boundary signatures, when known
-	signatures map[string]bool
-	limits     promptfmt.TemplateLimits // Render's
+	rendered bool                     // the input is rendered text: no front matter
+	checked  []int                    // strict mode: line offsets of the boundaries that carried the nonce
+	sent     *sentinels               // strict mode: around attribute values
+	limits   promptfmt.TemplateLimits // Render's
 }
 
 func newConfig(opts []Option) config {
@@ -31,7 +30,7 @@ func newConfig(opts []Option) config {
 // The input is taken to be rendered text, so a leading "---" is content, not
 // front matter.
 func Strict(nonce string) Option {
-	return func(c *config) { c.strict, c.rendered, c.nonce = true, true, nonce }
+	return func(c *config) { c.strict, c.rendered, c.nonce, c.sent = true, true, nonce, newSentinels(nonce) }
 }
 
 // Threads makes Parse expand thread placeholders: every occurrence of a key
@@ -50,11 +49,10 @@ func Threads(threads map[string][]promptfmt.Message) Option {
 	}
 }
 
-// renderedText makes Parse read src as rendered text (no front matter),
-// expand the placeholders of slots and, in strict mode, accept only
-// boundaries with the signatures of the template's (nil: any).
-func renderedText(slots map[string]slot, signatures map[string]bool) Option {
-	return func(c *config) { c.rendered, c.slots, c.signatures = true, slots, signatures }
+// renderedText makes Parse read src as rendered text (no front matter) and
+// expand the placeholders of slots.
+func renderedText(slots map[string]slot) Option {
+	return func(c *config) { c.rendered, c.slots = true, slots }
 }
 
 // Limits bounds the work of rendering the template in Render and Prepare:

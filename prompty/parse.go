@@ -65,7 +65,7 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 	inMessage := false
 	lines.Ending(src[body:], ':', func(n, s, e, next int) bool {
 		s, e, next = body+s, body+e, body+next
-		m, isMarker, bad := parseMarker(text[s:e])
+		m, isMarker, bad := parseMarkerIn(text[s:e], cfg.sent)
 		if bad != "" { // positioned from what is known: Warnf would rescan the source
 			doc.Warnings = append(doc.Warnings, promptfmt.Warning{Format: format, Line: first + n - 1, Col: m.col + 1, Offset: s + m.col,
 				Msg: bad + "; the line is read as content, not as a role marker"})
@@ -127,7 +127,7 @@ func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.M
 	msg := promptfmt.NewMessage(o.m.role, content(text, o.start, end))
 	msg.Line = o.line
 	if cfg.strict {
-		if err := checkNonce(src, o, cfg.nonce, cfg.signatures); err != nil {
+		if err := checkNonce(src, o, cfg.nonce); err != nil {
 			return msg, err
 		}
 		cfg.checked = append(cfg.checked, o.bol)

@@ -44,7 +44,7 @@ func Prepare(a *Agent, inputs map[string]any, opts ...Option) ([]promptfmt.Messa
 		}
 		slots[ph] = s
 	}
-	parseOpts := []Option{renderedText(slots, n.signatures)}
+	parseOpts := []Option{renderedText(slots)}
 	if n.Render != "" {
 		parseOpts = append(parseOpts, Strict(n.Render))
 	}

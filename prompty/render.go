@@ -17,8 +17,6 @@ type Nonces struct {
 	// Render is the nonce written into every role boundary of the template
 	// ("" when strict mode is off).
 	Render string
-	// signatures of the template's boundaries, for Prepare's strict parse
-	signatures map[string]bool
 	// Rich maps each placeholder, "__PROMPTY_THREAD_<16 hex>_<name>__", to
 	// the input it stands for.
 	Rich map[string]RichInput
@@ -91,7 +89,7 @@ func Render(a *Agent, inputs map[string]any, opts ...Option) (string, *Nonces, e
 	tpl := a.Instructions
 	if a.Template.IsStrict() {
 		n.Render = NewNonce()
-		tpl, n.signatures = preRender(tpl, n.Render)
+		tpl = PreRender(tpl, n.Render)
 	}
 	var out string
 	switch a.Template.Format {

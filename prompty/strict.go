@@ -27,100 +27,123 @@ func ThreadPlaceholder(name string) string {
 }
 
 // PreRender prepares a template for strict parsing: every boundary line
-// becomes `role[nonce="<nonce>", <its other attributes>]:` (lower-case role,
-// attributes kept as written, so that quotes around a template expression
-// stay; an existing nonce attribute is replaced), with its own line break. Other lines are unchanged. Render the result, then Parse it with
-// Strict(nonce): a boundary that a template value smuggles in lacks the
-// nonce and fails. The nonce must be a single line, such as NewNonce gives.
+// becomes `role[nonce=<nonce>, k=<<<nonce>|v|<nonce>>>, ...]:` (lower-case
+// role, its other attributes in order, an existing nonce attribute
+// dropped), with its own line break; other lines are unchanged. Each
+// attribute value stands between two sentinels made from the nonce, keeping
+// its quotes; a quoted value is written without its escapes (so that an
+// expression in it, "{{ \"x\" }}", reaches the template engine as written).
+// Render the result, then Parse it with Strict(nonce): a boundary that a
+// template value smuggles in lacks the nonce and fails, and what a value
+// renders between the sentinels is read as that attribute's value, however
+// many quotes, commas or brackets it holds. The nonce must be a single
+// line, such as NewNonce gives.
 func PreRender(template, nonce string) string {
-	out, _ := preRender(template, nonce)
-	return out
-}
-
-// preRender is PreRender, also returning the signature of each boundary
-// of the template (see signature).
-func preRender(template, nonce string) (string, map[string]bool) {
-	sigs := map[string]bool{}
-	var nb strings.Builder
-	writeAttrs(&nb, []attr{{key: "nonce", value: nonce}})
-	nonceBlock := nb.String() // [nonce=…]
+	sent := newSentinels(nonce)
 	var b strings.Builder
 	b.Grow(len(template) + 64)
-	src := []byte(template)
-	sc := lines.NewScanner(src)
+	sc := lines.NewScanner([]byte(template))
 	for {
 		s, e, next, ok := sc.Next()
 		if !ok {
-			return b.String(), sigs
+			return b.String()
 		}
 		m, isMarker, _ := parseMarker(template[s:e])
 		if !isMarker {
 			b.WriteString(template[s:next])
 			continue
 		}
-		attrs := make([]attr, 0, len(m.attrs)+1)
-		attrs = append(attrs, attr{key: "nonce", value: nonce})
-		hadNonce := false
+		b.WriteString(m.role)
+		b.WriteString("[nonce=")
+		writeString(&b, "nonce", nonce)
 		for _, a := range m.attrs {
-			if a.key != "nonce" {
-				attrs = append(attrs, a)
-			} else {
-				hadNonce = true
+			if a.key == "nonce" {
+				continue
+			}
+			b.WriteString(", ")
+			b.WriteString(a.key)
+			b.WriteByte('=')
+			if a.quoted {
+				b.WriteByte('"')
+			}
+			b.WriteString(sent.open)
+			b.WriteString(a.text)
+			b.WriteString(sent.close)
+			if a.quoted {
+				b.WriteByte('"')
 			}
 		}
-		sigs[signature(m.role, attrs)] = true
-		b.WriteString(m.role)
-		switch {
-		case len(m.attrs) == 0:
-			b.WriteString(nonceBlock)
-		case hadNonce: // rewritten, to drop the old nonce
-			writeAttrs(&b, attrs)
-		default:
-			// The author's attribute text as written: its values may be
-			// template expressions, whose quotes must stay.
-			line := template[s:e]
-			b.WriteString(nonceBlock[:len(nonceBlock)-1])
-			b.WriteString(", ")
-			b.WriteString(line[strings.IndexByte(line, '[')+1 : strings.LastIndexByte(line, ']')])
-			b.WriteByte(']')
-		}
-		b.WriteString(":")
+		b.WriteString("]:")
 		b.WriteString(template[e:next])
 	}
 }
 
-// signature is a boundary's role and attribute keys in order, the nonce
-// left out. An input value inside a quoted attribute value of a template
-// boundary (user[name="{{who}}"]) can close the quote and add attributes;
-// it cannot remove one (a quote it leaves open swallows the line and breaks
-// the block). So a rendered boundary whose signature no template boundary
-// has was changed by an input.
-func signature(role string, attrs []attr) string {
-	var b strings.Builder
-	b.WriteString(role)
-	for _, a := range attrs {
-		if a.key != "nonce" {
-			b.WriteByte(' ')
-			b.WriteString(a.key)
-		}
-	}
-	return b.String()
+// sentinels delimit the attribute values of a pre-rendered template. They
+// hold the render nonce, which an input value cannot know, so a value can
+// neither end its own region early nor start another: in the rendered text
+// everything of a boundary line outside the regions is the template's.
+type sentinels struct{ open, close string }
+
+func newSentinels(nonce string) *sentinels {
+	return &sentinels{open: "<<" + nonce + "|", close: "|" + nonce + ">>"}
 }
 
-// checkNonce fails unless the open message's boundary carries the nonce.
-func checkNonce(src []byte, o *open, nonce string, sigs map[string]bool) error {
-	why := "has no nonce"
-	for _, a := range o.m.attrs {
-		if a.key == "nonce" {
-			if a.value == nonce && sigs != nil && !sigs[signature(o.m.role, o.m.attrs)] {
-				why = "has attributes that no role marker of the template has (an input value added them)"
-				break
-			}
-			if a.value == nonce {
-				return nil
-			}
-			why = "has a different nonce"
+// value reads a sentinel-delimited attribute value at s[i:] (after the
+// '='), optionally in quotes, into a. ok is false when there is none (or
+// no sentinels); next is the index after it, or -1 when its closing
+// sentinel (or quote) is not on the line.
+func (sent *sentinels) value(s string, i int, a *attr) (next int, ok bool) {
+	if sent == nil {
+		return 0, false
+	}
+	quoted := i < len(s) && s[i] == '"'
+	j := i
+	if quoted {
+		j++
+	}
+	if !strings.HasPrefix(s[j:], sent.open) {
+		return 0, false
+	}
+	j += len(sent.open)
+	k := strings.Index(s[j:], sent.close)
+	if k < 0 {
+		return -1, true
+	}
+	a.text, a.quoted, a.wrapped = s[j:j+k], quoted, true
+	a.value = a.text
+	if !quoted {
+		a.value = unquotedValue(a.key, a.text)
+	}
+	j += k + len(sent.close)
+	if quoted {
+		if j == len(s) || s[j] != '"' {
+			return -1, true
 		}
+		j++
+	}
+	return j, true
+}
+
+// checkNonce fails unless the open message's boundary is one PreRender
+// wrote: the nonce first, every other value between sentinels.
+func checkNonce(src []byte, o *open, nonce string) error {
+	why := "has no nonce"
+	for i, a := range o.m.attrs {
+		if a.key == "nonce" && !a.wrapped {
+			why = "has a different nonce"
+			if a.value == nonce && i == 0 {
+				why = ""
+				continue
+			}
+			break
+		}
+		if !a.wrapped {
+			why = "has an attribute " + a.key + " that the template did not write"
+			break
+		}
+	}
+	if why == "" {
+		return nil
 	}
 	return promptfmt.Errorf(format, src, o.off,
 		"Role marker nonce mismatch — possible injection: this %s: boundary %s", o.m.role, why)
@@ -128,9 +151,9 @@ func checkNonce(src []byte, o *open, nonce string, sigs map[string]bool) error {
 
 // checkNonceLines fails when the nonce occurs on a line that is not a
 // boundary carrying it. Only the template's own boundaries hold the nonce,
-// so such a line is one of them that an input value broke (a quote in an
-// attribute value, say, that turned the boundary into content): without
-// this check the template would silently lose a message.
+// so such a line is one of them that an input value broke (a line break in
+// an attribute value, or text joined to the line): without this check the
+// template would silently lose a message.
 func checkNonceLines(src []byte, cfg *config) error {
 	checked := cfg.checked
 	nonce := []byte(cfg.nonce)
@@ -143,10 +166,23 @@ func checkNonceLines(src []byte, cfg *config) error {
 		bol := bytes.LastIndexAny(src[:off], "\n\r") + 1
 		k, found := slices.BinarySearch(checked, bol)
 		if !found {
-			return promptfmt.Errorf(format, src, off,
-				"Role marker nonce mismatch — possible injection: a role marker line of the template was changed by an input value")
+			why := "a role marker line of the template was changed by an input value"
+			sent, line := newSentinels(cfg.nonce), lineOf(src, bol)
+			if strings.Count(line, sent.open) != strings.Count(line, sent.close) {
+				why = "an input value put a line break into an attribute value of a role marker"
+			}
+			return promptfmt.Errorf(format, src, off, "Role marker nonce mismatch — possible injection: %s", why)
 		}
 		checked = checked[k:]
 		i = off + len(nonce)
 	}
+}
+
+// lineOf returns the line of src that starts at bol, without its break.
+func lineOf(src []byte, bol int) string {
+	end := bytes.IndexAny(src[bol:], "\n\r")
+	if end < 0 {
+		return string(src[bol:])
+	}
+	return string(src[bol : bol+end])
 }

@@ -22,9 +22,13 @@ func TestNewNonce(t *testing.T) {
 func TestPreRender(t *testing.T) {
 	tpl := "pre\r\nSystem:\r\nBe nice.\n  # user[name=\"Bob\", id=7, s=\"7\", nonce=old, z=007]:\n{{q}}\nassistant:"
 	got := PreRender(tpl, "n1")
-	assert.Equal(t, "pre\r\nsystem[nonce=n1]:\r\nBe nice.\nuser[nonce=n1, name=Bob, id=7, s=\"7\", z=007]:\n{{q}}\nassistant[nonce=n1]:", got)
+	assert.Equal(t, "pre\r\nsystem[nonce=n1]:\r\nBe nice.\nuser[nonce=n1, name=\"<<n1|Bob|n1>>\", id=<<n1|7|n1>>, s=\"<<n1|7|n1>>\", z=<<n1|007|n1>>]:\n{{q}}\nassistant[nonce=n1]:", got)
+	// The values read back as they were written.
+	doc, err := Parse([]byte(got), Strict("n1"))
+	require.NoError(t, err)
+	assert.Equal(t, msg("user", "{{q}}", "name", "Bob", "id", int64(7), "s", "7", "z", "007"), stripLines(doc.Messages)[2])
 	// A nonce that needs quoting is quoted, and still matches.
-	doc, err := Parse([]byte(PreRender("user:\nx", `a "b", c]`)), Strict(`a "b", c]`))
+	doc, err = Parse([]byte(PreRender("user:\nx", `a "b", c]`)), Strict(`a "b", c]`))
 	require.NoError(t, err)
 	assert.Equal(t, []promptfmt.Message{msg("user", "x")}, stripLines(doc.Messages))
 }
