@@ -5,6 +5,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
 )
@@ -54,7 +55,37 @@ func splitFrontMatter(src []byte) (frontMatter, error) {
 		}
 		if isDelimiter(src[s:e], false) {
 			node, meta, err := yamlmeta.Decode(format, src, yamlStart, s)
-			return frontMatter{node: node, meta: meta, yamlStart: yamlStart, body: next}, err
+			if err != nil {
+				return frontMatter{}, err
+			}
+			if n := tooDeep(node, 0); n != nil {
+				return frontMatter{}, promptfmt.Errorf(format, src, yamlmeta.Offset(src, yamlStart, n), "front matter: %s", values.DepthMessage())
+			}
+			return frontMatter{node: node, meta: meta, yamlStart: yamlStart, body: next}, nil
 		}
 	}
+}
+
+// tooDeep returns the first mapping or sequence of n (aliases followed, as
+// the decoder follows them) nested deeper than values.MaxDepth, when
+// depth containers enclose n, or nil. It stops there, so its own stack is
+// bounded.
+func tooDeep(n *yaml.Node, depth int) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode {
+		if depth++; depth > values.MaxDepth {
+			return n
+		}
+	}
+	for _, c := range n.Content {
+		if d := tooDeep(c, depth); d != nil {
+			return d
+		}
+	}
+	return nil
 }

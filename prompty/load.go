@@ -77,7 +77,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	}
 	meta := fm.meta
 	if meta != nil {
-		v, err := d.resolve(meta, nil)
+		v, err := d.resolve(meta, nil, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -121,13 +121,28 @@ type decoder struct {
 	env       func(string) (string, bool)
 }
 
-// keyPath is a key path into the front matter: strings for keys, ints for
-// list indexes.
-type keyPath []any
+// keyPath is a key path into the front matter, from its last key back to
+// the first (nil is the top): a string for a key, an int for a list index.
+// Extending it costs one small node, not a copy of the path, so that a
+// value nested n deep costs time and memory linear in n.
+type keyPath struct {
+	up  *keyPath
+	key any
+}
 
-func (p keyPath) String() string {
+// keys returns the path's keys, first to last.
+func (p *keyPath) keys() []any {
+	var ks []any
+	for q := p; q != nil; q = q.up {
+		ks = append(ks, q.key)
+	}
+	slices.Reverse(ks)
+	return ks
+}
+
+func (p *keyPath) String() string {
 	var b strings.Builder
-	for _, k := range p {
+	for _, k := range p.keys() {
 		switch k := k.(type) {
 		case int:
 			fmt.Fprintf(&b, "[%d]", k)
@@ -141,9 +156,9 @@ func (p keyPath) String() string {
 	return b.String()
 }
 
-func (p keyPath) with(k any) keyPath { return append(p[:len(p):len(p)], k) }
+func (p *keyPath) with(k any) *keyPath { return &keyPath{up: p, key: k} }
 
-func (d *decoder) errorf(p keyPath, msg string, args ...any) error {
+func (d *decoder) errorf(p *keyPath, msg string, args ...any) error {
 	off := 0
 	if n := locate(d.node, p); n != nil {
 		off = yamlmeta.Offset(d.src, d.yamlStart, n)
@@ -153,8 +168,8 @@ func (d *decoder) errorf(p keyPath, msg string, args ...any) error {
 
 // locate returns the node at p, or the deepest node on the way (the value
 // of a key found, or the mapping that lacks the next key).
-func locate(n *yaml.Node, p keyPath) *yaml.Node {
-	for _, k := range p {
+func locate(n *yaml.Node, p *keyPath) *yaml.Node {
+	for _, k := range p.keys() {
 		if n == nil {
 			return nil
 		}
@@ -189,7 +204,7 @@ func (d *decoder) agent(a *Agent, meta map[string]any) error {
 	var err error
 	for _, k := range slices.Sorted(maps.Keys(meta)) { // a stable order: the first error is always the same
 		v := meta[k]
-		p := keyPath{k}
+		p := (*keyPath)(nil).with(k)
 		switch k {
 		case "name":
 			a.Name, err = d.str(p, v)
@@ -222,7 +237,7 @@ func (d *decoder) agent(a *Agent, meta map[string]any) error {
 	return nil
 }
 
-func (d *decoder) str(p keyPath, v any) (string, error) {
+func (d *decoder) str(p *keyPath, v any) (string, error) {
 	s, ok := v.(string)
 	if !ok {
 		return "", d.errorf(p, "want a string, not %s", describe(v))
@@ -230,7 +245,7 @@ func (d *decoder) str(p keyPath, v any) (string, error) {
 	return s, nil
 }
 
-func (d *decoder) mapping(p keyPath, v any) (map[string]any, error) {
+func (d *decoder) mapping(p *keyPath, v any) (map[string]any, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, d.errorf(p, "want a mapping, not %s", describe(v))
@@ -256,7 +271,7 @@ func describe(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func (d *decoder) model(p keyPath, v any) (*Model, error) {
+func (d *decoder) model(p *keyPath, v any) (*Model, error) {
 	if s, ok := v.(string); ok {
 		return &Model{ID: s}, nil
 	}
@@ -292,7 +307,7 @@ func (d *decoder) model(p keyPath, v any) (*Model, error) {
 	return md, nil
 }
 
-func (d *decoder) options(p keyPath, v any) (*ModelOptions, error) {
+func (d *decoder) options(p *keyPath, v any) (*ModelOptions, error) {
 	m, err := d.mapping(p, v)
 	if err != nil {
 		return nil, err
@@ -339,7 +354,7 @@ func (d *decoder) options(p keyPath, v any) (*ModelOptions, error) {
 	return o, nil
 }
 
-func (d *decoder) float(p keyPath, v any) (*float64, error) {
+func (d *decoder) float(p *keyPath, v any) (*float64, error) {
 	switch v := v.(type) {
 	case int64:
 		f := float64(v)
@@ -350,7 +365,7 @@ func (d *decoder) float(p keyPath, v any) (*float64, error) {
 	return nil, d.errorf(p, "want a number, not %s", describe(v))
 }
 
-func (d *decoder) integer(p keyPath, v any) (*int64, error) {
+func (d *decoder) integer(p *keyPath, v any) (*int64, error) {
 	switch v := v.(type) {
 	case int64:
 		return &v, nil
@@ -363,7 +378,7 @@ func (d *decoder) integer(p keyPath, v any) (*int64, error) {
 	return nil, d.errorf(p, "want an integer, not %s", describe(v))
 }
 
-func (d *decoder) strings(p keyPath, v any) ([]string, error) {
+func (d *decoder) strings(p *keyPath, v any) ([]string, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, d.errorf(p, "want a list of strings, not %s", describe(v))
@@ -382,10 +397,10 @@ func (d *decoder) strings(p keyPath, v any) ([]string, error) {
 // properties reads inputs or outputs: a list of properties with names, or
 // a mapping of names to properties or to scalar shorthand (a value that is
 // its default, its kind inferred).
-func (d *decoder) properties(p keyPath, v any) ([]Property, error) {
+func (d *decoder) properties(p *keyPath, v any) ([]Property, error) {
 	var out []Property
 	seen := map[string]bool{}
-	add := func(q keyPath, name string, v any) error {
+	add := func(q *keyPath, name string, v any) error {
 		if seen[name] {
 			return d.errorf(q, "a second property named %q", name)
 		}
@@ -426,7 +441,7 @@ func (d *decoder) properties(p keyPath, v any) ([]Property, error) {
 	return out, nil
 }
 
-func (d *decoder) property(p keyPath, name string, v any) (Property, error) {
+func (d *decoder) property(p *keyPath, name string, v any) (Property, error) {
 	prop := Property{Name: name}
 	m, ok := v.(map[string]any)
 	if !ok { // scalar shorthand
@@ -495,7 +510,7 @@ func inferKind(v any) string {
 	return KindString
 }
 
-func (d *decoder) tools(p keyPath, v any) ([]map[string]any, error) {
+func (d *decoder) tools(p *keyPath, v any) ([]map[string]any, error) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, d.errorf(p, "want a list of tools, not %s", describe(v))
@@ -514,7 +529,7 @@ func (d *decoder) tools(p keyPath, v any) ([]map[string]any, error) {
 // template reads the template section: a string names the format kind
 // (section 2.8's shorthand), a mapping has format and parser, each a kind
 // string or a {kind, strict, options} mapping.
-func (d *decoder) template(p keyPath, v any, t *Template) error {
+func (d *decoder) template(p *keyPath, v any, t *Template) error {
 	if s, ok := v.(string); ok {
 		t.Format = s
 		return nil
@@ -553,7 +568,7 @@ func (d *decoder) template(p keyPath, v any, t *Template) error {
 
 // kindOf reads a {kind, options} mapping or its kind-string shorthand;
 // other keys go to special, or are an error.
-func (d *decoder) kindOf(p keyPath, v any, special func(string, any) (bool, error)) (string, map[string]any, error) {
+func (d *decoder) kindOf(p *keyPath, v any, special func(string, any) (bool, error)) (string, map[string]any, error) {
 	if s, ok := v.(string); ok {
 		return s, nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
 )
@@ -13,20 +14,25 @@ import (
 // maxFileRef bounds a file read by a ${file:...} reference.
 const maxFileRef = 8 << 20
 
-// resolve returns v with every string that is exactly a ${env:...} or
-// ${file:...} reference replaced by what it refers to. A value a reference
-// brings in is not searched again.
-func (d *decoder) resolve(v any, p keyPath) (any, error) {
+// resolve returns v, which depth mappings and lists enclose, with every
+// string that is exactly a ${env:...} or ${file:...} reference replaced by
+// what it refers to. A value a reference brings in is not searched again,
+// but it may not nest deeper than values.MaxDepth where it lands.
+func (d *decoder) resolve(v any, p *keyPath, depth int) (any, error) {
 	switch v := v.(type) {
 	case string:
 		if !strings.HasPrefix(v, "${") || !strings.HasSuffix(v, "}") {
 			return v, nil
 		}
-		return d.reference(p, v[2:len(v)-1], v)
+		r, err := d.reference(p, v[2:len(v)-1], v)
+		if err == nil && depth+valueDepth(r, values.MaxDepth-depth+1) > values.MaxDepth {
+			return nil, d.errorf(p, "%s: %s", v, values.DepthMessage())
+		}
+		return r, err
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, x := range v {
-			r, err := d.resolve(x, p.with(k))
+			r, err := d.resolve(x, p.with(k), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -36,7 +42,7 @@ func (d *decoder) resolve(v any, p keyPath) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			r, err := d.resolve(x, p.with(i))
+			r, err := d.resolve(x, p.with(i), depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -47,7 +53,29 @@ func (d *decoder) resolve(v any, p keyPath) (any, error) {
 	return v, nil
 }
 
-func (d *decoder) reference(p keyPath, ref, whole string) (any, error) {
+// valueDepth is how deeply mappings and lists nest in v, counted up to
+// limit at most.
+func valueDepth(v any, limit int) int {
+	if limit <= 0 {
+		return 0
+	}
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			deepest = max(deepest, valueDepth(x, limit-1))
+		}
+	case []any:
+		for _, x := range v {
+			deepest = max(deepest, valueDepth(x, limit-1))
+		}
+	default:
+		return 0
+	}
+	return 1 + deepest
+}
+
+func (d *decoder) reference(p *keyPath, ref, whole string) (any, error) {
 	kind, arg, _ := strings.Cut(ref, ":")
 	switch kind {
 	case "env":
@@ -66,7 +94,7 @@ func (d *decoder) reference(p keyPath, ref, whole string) (any, error) {
 }
 
 // file reads a ${file:name} reference from inside the prompt's directory.
-func (d *decoder) file(p keyPath, name string) (any, error) {
+func (d *decoder) file(p *keyPath, name string) (any, error) {
 	if d.dir == "" {
 		return nil, d.errorf(p, "${file:%s}: no directory to read it from (load the prompt from a file)", name)
 	}
