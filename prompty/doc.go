@@ -65,6 +65,15 @@
 // mapping with string keys) and the body follows it. Front matter that is
 // never closed is an error. In strict mode the input is rendered text and a
 // leading "---" is content, so a template value cannot forge front matter.
+// Mappings and lists nest at most values.MaxDepth (1000) levels, the front
+// matter's own mapping being the first; deeper is an error at the mapping
+// or list that goes too deep (also for a value a ${file:...} reference
+// brings in, counted where it lands).
+//
+// A UTF-8 byte order mark at the start of the input is skipped, with a
+// Warning at offset 0 (Parse puts it on the Document, Load and LoadBytes on
+// Agent.Warnings). Decision: positions stay those of the file as given, so
+// the mark's three bytes count in offsets and in the byte columns of line 1.
 //
 // # Strict mode and threads
 //

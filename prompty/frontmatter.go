@@ -30,10 +30,12 @@ type frontMatter struct {
 	body      int            // offset of the line after the closing delimiter
 }
 
-// splitFrontMatter finds front matter at the top of src (after blank lines
-// only) and decodes it. Without front matter, the body is all of src.
-func splitFrontMatter(src []byte) (frontMatter, error) {
-	sc := lines.NewScanner(src)
+// splitFrontMatter finds front matter at the top of src[from:] (after
+// blank lines only) and decodes it. Without front matter, the body is all
+// of src[from:]. Offsets are src's, so that positions count from the start
+// of the file even when from skips a byte order mark.
+func splitFrontMatter(src []byte, from int) (frontMatter, error) {
+	sc := lines.NewScanner(src[from:])
 	open, yamlStart := -1, 0
 	for {
 		s, e, next, ok := sc.Next()
@@ -41,14 +43,15 @@ func splitFrontMatter(src []byte) (frontMatter, error) {
 			if open >= 0 {
 				return frontMatter{}, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 			}
-			return frontMatter{}, nil
+			return frontMatter{body: from}, nil
 		}
+		s, e, next = s+from, e+from, next+from
 		if open < 0 {
 			if len(bytes.TrimSpace(src[s:e])) == 0 {
 				continue
 			}
 			if !isDelimiter(src[s:e], true) {
-				return frontMatter{}, nil
+				return frontMatter{body: from}, nil
 			}
 			open, yamlStart = s, next
 			continue

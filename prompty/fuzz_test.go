@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 			f.Add([]byte(r))
 		}
 	}
-	for _, s := range []string{"user[a=\"x\\\"]\", b=1.5e3, c=007]:\r\nhi\rassistant:", "---\na: .nan\nb: !!binary aGk=\nc: 2001-12-14\n---\n", "# tool[x=,]:\n\n\n"} {
+	for _, s := range []string{"\uFEFF---\nname: x\n---\nuser:\nhi", "user[a=\"x\\\"]\", b=1.5e3, c=007]:\r\nhi\rassistant:", "---\na: .nan\nb: !!binary aGk=\nc: 2001-12-14\n---\n", "# tool[x=,]:\n\n\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -58,7 +58,7 @@ func FuzzLoadBytes(f *testing.F) {
 		}
 		f.Add(src)
 	}
-	for _, s := range []string{"---\n---\nBody only", "  ---\nname: test\n---\nBody", "+++\r\nname: x\r\n+++\r\n\r\n body", "---\nname: x\n", "---\ninputs: {a: &x {kind: string}, b: *x}\n---\n", "---\nmodel: ${env:X:y}\n---\n"} {
+	for _, s := range []string{"---\n---\nBody only", "  ---\nname: test\n---\nBody", "+++\r\nname: x\r\n+++\r\n\r\n body", "---\nname: x\n", "---\ninputs: {a: &x {kind: string}, b: *x}\n---\n", "---\nmodel: ${env:X:y}\n---\n", "\uFEFF---\nname: x\n---\nbody"} {
 		f.Add([]byte(s))
 	}
 	env := LookupEnv(func(name string) (string, bool) { return "v", name == "SET" })
@@ -70,8 +70,8 @@ func FuzzLoadBytes(f *testing.F) {
 		if !strings.Contains(string(src), a.Instructions) {
 			t.Fatalf("instructions %q are not part of the file", a.Instructions)
 		}
-		first := strings.TrimLeft(string(src), " \t\r\n\f\v")
-		if !strings.HasPrefix(first, "---") && !strings.HasPrefix(first, "+++") && strings.TrimSpace(a.Instructions) != strings.TrimSpace(string(src)) {
+		first := strings.TrimLeft(strings.TrimPrefix(string(src), "\uFEFF"), " \t\r\n\f\v")
+		if !strings.HasPrefix(first, "---") && !strings.HasPrefix(first, "+++") && strings.TrimSpace(a.Instructions) != strings.TrimSpace(first) {
 			t.Fatalf("no front matter, yet the body is %q", a.Instructions)
 		}
 		if a.Name != "" || a.Model != nil || a.Inputs != nil {

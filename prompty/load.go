@@ -62,11 +62,15 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	fm, err := splitFrontMatter(src)
+	bom := lines.SkipBOM(src)
+	fm, err := splitFrontMatter(src, bom)
 	if err != nil {
 		return nil, err
 	}
 	a := &Agent{Dir: dir}
+	if bom > 0 {
+		a.Warnings = append(a.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
+	}
 	start := instructionsStart(src, fm.body)
 	a.Instructions = strings.TrimRight(string(src[start:]), " \t\r\n\f\v")
 	a.InstructionsLine, _ = promptfmt.Position(src, start)
@@ -92,7 +96,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	var doc promptfmt.Document
 	var c config
 	if err := parseBody(&doc, src, start, &c); err == nil {
-		a.Warnings = doc.Warnings
+		a.Warnings = append(a.Warnings, doc.Warnings...)
 	}
 	return a, nil
 }

@@ -21,9 +21,12 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 		return nil, err
 	}
 	doc := &promptfmt.Document{}
-	body := 0
+	body := lines.SkipBOM(src)
+	if body > 0 {
+		doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
+	}
 	if !cfg.rendered {
-		fm, err := splitFrontMatter(src)
+		fm, err := splitFrontMatter(src, body)
 		if err != nil {
 			return nil, err
 		}
