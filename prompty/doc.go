@@ -182,7 +182,10 @@
 // Write emits the canonical form shown above: front matter (YAML, keys
 // sorted, two-space indent) when Meta is not empty, each message's boundary
 // with the name attribute first and the other metadata sorted by key, its
-// text, a line break, and a blank line between messages. Parse(Write(d))
+// text, a line break, and a blank line between messages. A string value is
+// written bare only when it reads back the same and holds no brace, so that
+// a template expression (name="{{ customer }}") stays quoted and renders to
+// one string value. Parse(Write(d))
 // equals d, and a canonical file is unchanged by Write(Parse(x)). What
 // Prompty cannot express is an error (see Write).
 package prompty

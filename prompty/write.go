@@ -187,9 +187,11 @@ func writeAttrs(b *strings.Builder, attrs []attr) {
 }
 
 // writeString writes v bare when it reads back as the same string, else
-// quoted with \" and \\ escaped.
+// quoted with \" and \\ escaped. A value with a brace is quoted too: in a
+// template it may be an expression ({{ customer }}), and bare it would
+// render to text read up to the first comma, or coerced to a number.
 func writeString(b *strings.Builder, key, v string) {
-	bare := v != "" && !isBlank(v[0]) && !isBlank(v[len(v)-1]) && !strings.ContainsAny(v, `,]"`)
+	bare := v != "" && !isBlank(v[0]) && !isBlank(v[len(v)-1]) && !strings.ContainsAny(v, `,]"{}`)
 	if bare && key != "name" && key != "nonce" {
 		_, bare = coerce(v).(string)
 	}
