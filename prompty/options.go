@@ -26,7 +26,10 @@ func newConfig(opts []Option) config {
 // Strict makes Parse validate every boundary line against the render nonce
 // that PreRender wrote into the template: a boundary without that nonce is an
 // error whose message contains "Role marker nonce mismatch — possible
-// injection". The nonce attribute is removed from the messages' metadata.
+// injection". An attribute value between the sentinels PreRender puts
+// around it is read as it stands, quotes, commas and brackets included, so
+// a rendered value is only ever a value. The nonce attribute is removed
+// from the messages' metadata.
 // The input is taken to be rendered text, so a leading "---" is content, not
 // front matter.
 func Strict(nonce string) Option {
