@@ -68,6 +68,7 @@ type Error struct {
 	Err    error
 }
 
+// Error is "FILE: cannot write: REASON".
 func (e *Error) Error() string { return e.Path + ": " + e.Reason() }
 
 // Reason is the error without the file's name: "cannot write: read-only".
@@ -83,6 +84,7 @@ func (e *Error) Reason() string {
 	return s + e.Err.Error()
 }
 
+// Unwrap returns the refusal or the system's error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // Forcible reports whether Options.Force would have let the write go on.
