@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/promptfmt/promptfmt/internal/growth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -142,4 +143,23 @@ func TestVerifyHeldAndDuplicateIDs(t *testing.T) {
 	assert.Equal(t, [][]int{{0, 2, 5}, {1, 4}},
 		DuplicateIDs([]string{"P4", "P7", "P4", "", "P07", "P004", "bad", "P9"}))
 	assert.Nil(t, DuplicateIDs([]string{"P1", "P2", ""}))
+}
+
+// A draw in a store of n unchanged files costs O(n): it looks at each file
+// (name, size, time) but reads none.
+func TestNextIDGrowth(t *testing.T) {
+	old := time.Now().Add(-time.Hour)
+	growth.Linear(t, "bytes allocated by a draw among n prompt files", 100, func(n int) float64 {
+		dir := t.TempDir()
+		for i := range n {
+			name := filepath.Join(dir, "f"+strconv.Itoa(i)+".prompt")
+			require.NoError(t, os.WriteFile(name, []byte(heldFileText("P"+strconv.Itoa(1000+i))), 0o644))
+			require.NoError(t, os.Chtimes(name, old, old))
+		}
+		s, err := OpenStore(dir)
+		require.NoError(t, err)
+		_, err = s.NextID()
+		require.NoError(t, err)
+		return growth.AllocBytes(func() { s.NextID() })
+	})
 }
