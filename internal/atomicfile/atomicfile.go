@@ -233,7 +233,7 @@ var staleName = regexp.MustCompile(`^\..+\.promptfmt-[0-9]+\.tmp$`)
 // for a killed run's. Where flock(2) exists a live writer's temporary file
 // is also locked, so the age only covers the instant between its creation
 // and its locking.
-var StaleAge = staleAge
+const StaleAge = staleAge
 
 // cleaned holds the directories RemoveStale has run in.
 var cleaned sync.Map

@@ -2,7 +2,10 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -289,4 +292,117 @@ func TestRemoveStale(t *testing.T) {
 			t.Errorf("%s: removed = %v, want %v", name, gone, removed)
 		}
 	}
+}
+
+// The policy as a property: over random kinds of file (new, regular,
+// symbolic link, chain of links, dangling link, directory), modes, hard
+// links, force and injected failures, a write either puts data in the file
+// the name leads to, keeping links and mode, or fails with an *Error naming
+// the name and leaves every file byte-identical; and no temporary file is
+// ever left behind.
+func TestWriteProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 17))
+	defer func() { beforeRename = nil }()
+	for round := range 300 {
+		dir := t.TempDir()
+		kind := rng.IntN(6)
+		perm := []os.FileMode{0o644, 0o600, 0o444, 0o400}[rng.IntN(4)]
+		force, inject, hardLink := rng.IntN(2) == 0, rng.IntN(5) == 0, rng.IntN(4) == 0
+		target := filepath.Join(dir, "t.txt")
+		name := target
+		if kind != 0 && kind != 5 {
+			write(t, target, "before", perm)
+			if hardLink {
+				require(t, os.Link(target, filepath.Join(dir, "hard.txt")))
+			}
+		}
+		switch kind {
+		case 2:
+			name = filepath.Join(dir, "link.txt")
+			require(t, os.Symlink("t.txt", name))
+		case 3:
+			name = filepath.Join(dir, "chain.txt")
+			require(t, os.Symlink("t.txt", filepath.Join(dir, "link.txt")))
+			require(t, os.Symlink("link.txt", name))
+		case 4:
+			name = filepath.Join(dir, "dangling.txt")
+			require(t, os.Symlink("missing.txt", name))
+		case 5:
+			require(t, os.Mkdir(target, 0o755))
+		}
+		before := snapshot(t, dir)
+		beforeRename = nil
+		if inject {
+			beforeRename = func(string) error { return syscall.EIO }
+		}
+		err := Write(name, []byte("after"), Options{Perm: 0o640, Force: force})
+		after := snapshot(t, dir)
+		for n := range after {
+			if strings.Contains(n, tempInfix) {
+				t.Fatalf("round %d: temporary file %s left", round, n)
+			}
+		}
+		wantFail := inject || kind == 4 || kind == 5 ||
+			(kind != 0 && !force && (perm&0o200 == 0 || hardLink && runtime.GOOS != "windows"))
+		if wantFail {
+			var e *Error
+			if !errors.As(err, &e) || e.Path != name || !strings.HasPrefix(err.Error(), name+": cannot write") {
+				t.Fatalf("round %d (kind %d, perm %v, force %v, inject %v, hard %v): err = %v, want an *Error naming %s", round, kind, perm, force, inject, hardLink, err, name)
+			}
+			if !maps.Equal(before, after) {
+				t.Fatalf("round %d: a failed write changed the directory:\n%v\n%v", round, before, after)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("round %d (kind %d, perm %v, force %v, hard %v): %v", round, kind, perm, force, hardLink, err)
+		}
+		for n, v := range before {
+			switch {
+			case n == "t.txt":
+				want := fmt.Sprintf("file %v after", perm)
+				if kind == 0 {
+					t.Fatal("t.txt existed before a new write")
+				}
+				if after[n] != want {
+					t.Fatalf("round %d: t.txt is %q, want %q", round, after[n], want)
+				}
+			case after[n] != v:
+				t.Fatalf("round %d: %s changed from %q to %q", round, n, v, after[n])
+			}
+		}
+		if kind == 0 && after["t.txt"] != "file -rw-r----- after" {
+			t.Fatalf("round %d: new file is %q", round, after["t.txt"])
+		}
+	}
+}
+
+func require(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// snapshot describes every entry of dir: a link's target, a file's mode
+// and contents.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, n := range entries(t, dir) {
+		p := filepath.Join(dir, n)
+		li, err := os.Lstat(p)
+		require(t, err)
+		switch {
+		case li.Mode()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			out[n] = "link " + target
+		case li.IsDir():
+			out[n] = "dir"
+		default:
+			b, _ := os.ReadFile(p)
+			out[n] = fmt.Sprintf("file %v %s", li.Mode().Perm(), b)
+		}
+	}
+	return out
 }
