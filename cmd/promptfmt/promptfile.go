@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -199,7 +200,8 @@ func (c *cli) runPromptfileVerify(args []string) int {
 }
 
 // duplicates names every file whose prompt ID another file verified holds
-// too, at its ID, with the others.
+// too, at its ID, with the others. Two names for one file (a link, or a
+// file named twice) are not two files.
 func (c *cli) duplicates(files []string, held []promptfile.HeldID) int {
 	ids := make([]string, len(held))
 	for i, h := range held {
@@ -207,14 +209,27 @@ func (c *cli) duplicates(files []string, held []promptfile.HeldID) int {
 	}
 	status := exitOK
 	for _, group := range promptfile.DuplicateIDs(ids) {
-		status = exitInvalid
+		infos := make([]os.FileInfo, len(files))
+		for _, i := range group {
+			infos[i], _ = os.Stat(files[i])
+		}
+		same := func(i, j int) bool {
+			return files[i] == files[j] || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j])
+		}
 		for _, i := range group {
 			var others []string
 			for _, j := range group {
-				if j != i {
+				if !same(i, j) && !slices.ContainsFunc(group[:slices.Index(group, j)], func(k int) bool { return same(k, j) }) {
 					others = append(others, (&input{name: files[j]}).display())
 				}
 			}
+			if len(others) == 0 {
+				continue
+			}
+			if len(others) > 3 { // a thousand copies need not be listed a thousand times over
+				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
+			}
+			status = exitInvalid
 			in := &input{name: files[i]}
 			if files[i] != "-" {
 				in.src, _ = os.ReadFile(files[i]) // for the excerpt only

@@ -204,6 +204,11 @@ func TestPromptfileVerifyDuplicateIDs(t *testing.T) {
 
 	_, errOut, status = runCmd(t, "", "promptfile", "verify", p("P4.prompt"), p("P5.prompt"))
 	assert.Equal(t, exitOK, status, errOut)
+
+	// One file named twice, or through a link, is one file.
+	require.NoError(t, os.Symlink("P5.prompt", p("link.prompt")))
+	_, errOut, status = runCmd(t, "", "promptfile", "verify", p("P5.prompt"), p("P5.prompt"), p("link.prompt"))
+	assert.Equal(t, exitOK, status, errOut)
 }
 
 func promptfileHash(body string) string { return promptfile.Hash(body) }
