@@ -68,8 +68,25 @@
 //
 // A Store is a directory of prompt files named P<n>.prompt (on input any
 // name ending in .prompt will do). IDs are drawn from a next-id file under
-// a lock file; decision: the ID drawn is the smallest never handed out, so
-// IDs come in order, and a deleted prompt's ID is not reused, since others
-// may name it among their ancestors. See Store for the locking and the
-// atomic writes.
+// a lock file; decision: the ID drawn is the smallest never handed out
+// that no .prompt file in the store holds, by its name or by the
+// prompt-id (or id) in its front matter, so IDs come in order, a file
+// copied in or renamed by hand never has its ID issued again, and a
+// deleted prompt's ID is not reused, since others may name it among their
+// ancestors. VerifyHeld and DuplicateIDs let a caller verifying many files
+// name every pair that holds one ID (promptfmt promptfile verify does).
+// See Store for the locking and the atomic writes.
+//
+// # Writing files
+//
+// Every file this package writes (Store.Create, the next-id file; and
+// promptfmt's fmt -w, promptfile fix and convert -o) goes through one
+// policy, internal/atomicfile: a temporary file ".NAME.promptfmt-N.tmp"
+// beside the file, fsync, rename. Decision: a symbolic link is written
+// through to its target, in the target's directory, and stays a link; a
+// read-only file (by its mode bits, for root too) or one with other hard
+// links is refused unless forced (promptfmt --force); the file keeps its
+// mode and, where allowed, its owner; a failed write leaves the file as it
+// was and its error names the file, never the temporary one; temporaries
+// left by a killed run are removed by the next write in their directory.
 package promptfile

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/promptfmt/promptfmt"
@@ -28,18 +30,41 @@ const (
 //
 // An ID is drawn under LockFile (flock(2) where the system has it, so a
 // holder that dies releases it): the number in NextIDFile, passed over
-// while a P<n>.prompt already exists, is the ID, and the number after it
-// is written back atomically. So concurrent processes never draw the same
-// ID, and IDs are handed out in order without holes. An ID is never handed
-// out twice, even when its file is later deleted, because other prompts may
-// name it among their ancestors. When NextIDFile is missing it is rebuilt
-// from the highest ID present: in file names P<n>.prompt and in the
-// prompt-id (or id) of every .prompt file that reads.
+// while any .prompt file in the directory holds it, is the ID, and the
+// number after it is written back atomically. A file holds an ID by its
+// name (P4.prompt) or by its front matter (greeting.prompt with prompt-id:
+// P4, or the seed's id: P4), whatever wrote it; IDs are compared as
+// numbers, so P04 holds P4. So concurrent processes never draw the same
+// ID, an ID a file already holds is never handed out, and IDs are handed
+// out in order with holes only where a file held one. An ID is never
+// handed out twice, even when its file is later deleted, because other
+// prompts may name it among their ancestors. When NextIDFile is missing
+// it is rebuilt as one more than the highest ID held.
 //
-// Files are written through a temporary file, fsync and rename, so a crash
-// leaves the old file or the new one, never half of one (at worst a
-// temporary ".P<n>.prompt.tmp…" beside it).
-type Store struct{ dir string }
+// Every draw looks at every .prompt file in the directory (its name, size
+// and modification time); a Store reads again only the files that changed
+// since it last drew, so drawing k IDs in a store of n files reads each
+// file about once and stats it k times.
+//
+// Files are written by internal/atomicfile's policy: through a temporary
+// file, fsync and rename, so a crash leaves the old file or the new one,
+// never half of one (at worst a temporary ".P<n>.prompt.promptfmt-….tmp"
+// beside it, removed by a later write).
+type Store struct {
+	dir string
+	mu  sync.Mutex
+	// seen is what each .prompt file held when it was last read.
+	seen map[string]heldFile
+}
+
+// heldFile is a .prompt file's ID as last read, with what tells whether
+// the file changed since.
+type heldFile struct {
+	size   int64
+	mod    time.Time
+	readAt time.Time
+	id     uint64 // 0: none
+}
 
 // OpenStore returns the store in dir, which must exist.
 func OpenStore(dir string) (*Store, error) {
@@ -50,7 +75,7 @@ func OpenStore(dir string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("prompt store %s: not a directory", dir)
 	}
-	return &Store{dir: dir}, nil
+	return &Store{dir: dir, seen: map[string]heldFile{}}, nil
 }
 
 // Dir returns the store's directory.
@@ -59,7 +84,8 @@ func (s *Store) Dir() string { return s.dir }
 // Path returns where the prompt with the given ID is stored.
 func (s *Store) Path(id string) string { return filepath.Join(s.dir, id+".prompt") }
 
-// NextID draws a new ID: the smallest never handed out.
+// NextID draws a new ID: the smallest never handed out that no .prompt
+// file in the store holds.
 func (s *Store) NextID() (id string, err error) {
 	unlock, err := filelock.Lock(filepath.Join(s.dir, LockFile))
 	if err != nil {
@@ -70,19 +96,20 @@ func (s *Store) NextID() (id string, err error) {
 			err = uerr
 		}
 	}()
-	n, err := s.readNext()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	held, err := s.held()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Lstat(s.Path("P" + strconv.FormatUint(n, 10))); errors.Is(err, fs.ErrNotExist) {
-			break
-		} else if err != nil {
-			return "", err
-		}
+	n, err := s.readNext(held)
+	if err != nil {
+		return "", err
+	}
+	for held[n] {
 		n++
 	}
-	if n == maxID {
+	if n >= maxID {
 		return "", fmt.Errorf("prompt store %s: IDs exhausted", s.dir)
 	}
 	next := strconv.FormatUint(n+1, 10) + "\n"
@@ -95,12 +122,26 @@ func (s *Store) NextID() (id string, err error) {
 // maxID bounds IDs so that the one after always fits.
 const maxID = 1<<63 - 1
 
-// readNext reads NextIDFile, or rebuilds its number when it is missing.
-func (s *Store) readNext() (uint64, error) {
+// idNumber returns the number of a well-formed ID below maxID.
+func idNumber(id string) (uint64, bool) {
+	if !idPattern.MatchString(id) {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(id[1:], 10, 64)
+	return n, err == nil && n < maxID
+}
+
+// readNext reads NextIDFile, or rebuilds its number from the IDs held when
+// it is missing.
+func (s *Store) readNext(held map[uint64]bool) (uint64, error) {
 	name := filepath.Join(s.dir, NextIDFile)
 	b, err := os.ReadFile(name)
 	if errors.Is(err, fs.ErrNotExist) {
-		return s.highest()
+		var top uint64
+		for n := range held {
+			top = max(top, n)
+		}
+		return top + 1, nil
 	}
 	if err != nil {
 		return 0, err
@@ -112,36 +153,112 @@ func (s *Store) readNext() (uint64, error) {
 	return n, nil
 }
 
-// highest returns one more than the highest ID in the store, or 1.
-func (s *Store) highest() (uint64, error) {
+// racy says whether a file's size and time, as of when it was read, may
+// miss a later edit: one made within the file system's timestamp
+// granularity after the time recorded. Times with nanoseconds come from
+// file systems whose granularity is a few milliseconds at most; a whole
+// second suggests one that counts in seconds (FAT counts in two).
+func racy(h heldFile) bool {
+	window := 20 * time.Millisecond
+	if h.mod.Nanosecond() == 0 {
+		window = 2 * time.Second
+	}
+	return h.readAt.Sub(h.mod) < window
+}
+
+// reads counts the files held has read, for the test that it reads only
+// what changed.
+var reads atomic.Int64
+
+// held returns the numbers of the IDs the store's .prompt files hold, by
+// name and by front matter, reading only the files that changed since the
+// last call. A file that does not parse holds what its name says.
+func (s *Store) held() (map[uint64]bool, error) {
 	entries, err := os.ReadDir(s.dir)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	var top uint64
-	note := func(id string) {
-		if idPattern.MatchString(id) {
-			if n, err := strconv.ParseUint(id[1:], 10, 64); err == nil && n < maxID {
-				top = max(top, n)
-			}
-		}
-	}
+	held := map[uint64]bool{}
+	seen := make(map[string]heldFile, len(s.seen))
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".prompt") || !e.Type().IsRegular() {
+		if !strings.HasSuffix(name, ".prompt") {
 			continue
 		}
-		note(strings.TrimSuffix(name, ".prompt"))
-		src, err := os.ReadFile(filepath.Join(s.dir, name))
-		if err != nil {
-			return 0, err
+		if n, ok := idNumber(strings.TrimSuffix(name, ".prompt")); ok {
+			held[n] = true
 		}
-		// A file that does not read still counts by its name.
-		if f, err := parse(src); err == nil && f.checks[0].state == fine {
-			note(f.checks[0].text)
+		path := filepath.Join(s.dir, name)
+		fi, err := os.Stat(path) // through a symbolic link
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // a dangling link or a directory holds its name only
+		}
+		h, ok := s.seen[name]
+		if !ok || h.size != fi.Size() || !h.mod.Equal(fi.ModTime()) || racy(h) {
+			h = heldFile{size: fi.Size(), mod: fi.ModTime(), readAt: time.Now()}
+			reads.Add(1)
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("prompt store %s: cannot tell which ID %s holds: %w", s.dir, name, err)
+			}
+			if f, err := parse(src); err == nil && f.checks[0].state == fine {
+				h.id, _ = idNumber(f.checks[0].text)
+			}
+		}
+		seen[name] = h
+		if h.id != 0 {
+			held[h.id] = true
 		}
 	}
-	return top + 1, nil
+	s.seen = seen
+	return held, nil
+}
+
+// HeldID is the prompt ID a file holds in its front matter, where it is.
+type HeldID struct {
+	ID        string // "" when the file holds no well-formed ID
+	Key       string // KeyID, or the seed's "id"
+	Line, Col int
+}
+
+// VerifyHeld is Verify, and also returns the ID the file holds, so that a
+// caller verifying many files can find two holding one ID (DuplicateIDs).
+func VerifyHeld(src []byte) (HeldID, error) {
+	f, err := parse(src)
+	if err != nil {
+		return HeldID{}, err
+	}
+	var h HeldID
+	if c := &f.checks[0]; c.state == fine {
+		h.ID, h.Key = c.text, c.name
+		h.Line, h.Col = promptfmt.Position(src, f.offset(c))
+	}
+	return h, errors.Join(f.failures...)
+}
+
+// DuplicateIDs groups the indices of ids that name one prompt (compared as
+// numbers: P04 is P4), each group of two or more in order, the groups in
+// order of first appearance. Empty and malformed IDs are passed over.
+func DuplicateIDs(ids []string) [][]int {
+	groups := map[uint64][]int{}
+	var order []uint64
+	for i, id := range ids {
+		n, ok := idNumber(id)
+		if !ok {
+			continue
+		}
+		if groups[n] == nil {
+			order = append(order, n)
+		}
+		groups[n] = append(groups[n], i)
+	}
+	var dups [][]int
+	for _, n := range order {
+		if len(groups[n]) > 1 {
+			dups = append(dups, groups[n])
+		}
+	}
+	return dups
 }
 
 // Create stores body as a new prompt and returns its path. meta holds the

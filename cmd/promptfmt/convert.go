@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/atomicfile"
 )
 
 // write renders in's document in format f, or prints why it cannot. With
@@ -75,6 +74,7 @@ func (c *cli) runConvert(args []string) int {
 	lossy := fs.Bool("lossy", false, "change what the target cannot express, printing each change, instead of failing")
 	inputsFile := inputsFlag(fs)
 	asJSON := jsonFlag(fs)
+	force := forceFlag(fs)
 	args, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status
@@ -82,6 +82,9 @@ func (c *cli) runConvert(args []string) int {
 	c.setJSON(*asJSON, false)
 	if *to == "" {
 		return c.fail(&usageError{"convert needs -t FORMAT"})
+	}
+	if *force && *outPath == "" {
+		return c.fail(&usageError{"--force applies with -o"})
 	}
 	target, err := lookupFormat(*to, "")
 	if err != nil {
@@ -103,12 +106,10 @@ func (c *cli) runConvert(args []string) int {
 		if out == nil {
 			return status
 		}
-		if *outPath == "" {
-			_, err = c.stdout.Write(out)
-		} else {
-			err = atomicfile.WriteFile(*outPath, out, 0o644)
+		if *outPath != "" {
+			return c.writeFile(*outPath, out, *force)
 		}
-		if err != nil {
+		if _, err = c.stdout.Write(out); err != nil {
 			return c.fail(err)
 		}
 		return exitOK
@@ -129,10 +130,7 @@ func (c *cli) runConvert(args []string) int {
 		if err := os.MkdirAll(filepath.Dir(outs[i]), 0o755); err != nil {
 			return t.add(fc.fail(err))
 		}
-		if err := atomicfile.WriteFile(outs[i], out, 0o644); err != nil {
-			return t.add(fc.fail(err))
-		}
-		return t.add(exitOK)
+		return t.add(fc.writeFile(outs[i], out, *force))
 	})
 	t.summary(c, "converted", "failed")
 	return worst

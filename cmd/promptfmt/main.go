@@ -8,7 +8,7 @@
 //	promptfmt messages [-f FORMAT] [FILE|-]       the messages a model receives, as JSON
 //	promptfmt convert  -t FORMAT [-f FORMAT] [-o OUT] [FILE|-]
 //	promptfmt check    [-f FORMAT] FILE|DIR...    report every problem; exit 1 if any
-//	promptfmt fmt      [-w] [-f FORMAT] FILE|DIR...  canonical form, like gofmt
+//	promptfmt fmt      [-w [--force]] [-f FORMAT] FILE|DIR...  canonical form, like gofmt
 //	promptfmt promptfile new|fix|verify ...       prompt files and the prompt store
 //	promptfmt prompty render | pdl render ...     the text a template renders to
 //	promptfmt help [FORMAT|COMMAND]               a format's syntax on one page
@@ -18,6 +18,10 @@
 // The format comes from -f or from the file's extension. Exit status: 0
 // success, 1 invalid input, 2 usage error. Problems are printed on stderr as
 // FILE:LINE:COL: message.
+//
+// Files are written by one policy (internal/atomicfile): atomically, through
+// symbolic links to their targets, keeping the mode; a read-only file is
+// refused unless --force.
 package main
 
 import (

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/atomicfile"
 	"github.com/promptfmt/promptfmt/promptfile"
 )
 
@@ -100,8 +100,11 @@ func (c *cli) runPromptfileNew(args []string) int {
 }
 
 func (c *cli) runPromptfileFix(args []string) int {
-	fs := c.flags("promptfile fix", "[-rehash] [-dir DIR] FILE|DIR...", "promptfmt promptfile fix prompts/")
+	fs := c.flags("promptfile fix", "[-rehash] [-dir DIR] [--force] FILE|DIR...", "promptfmt promptfile fix prompts/\n\n"+
+		"Prints a fixed: line per change, once the file is written. A symbolic link\n"+
+		"is written through to its target; a read-only file is refused unless --force.")
 	rehash := fs.Bool("rehash", false, "accept a body that does not match its hash (edited on purpose) and replace the hash")
+	force := forceFlag(fs)
 	dir := fs.String("dir", "", "the prompt store new IDs come from; default: each file's own directory")
 	args, status, ok := c.parseFlags(fs, args)
 	if !ok {
@@ -137,13 +140,15 @@ func (c *cli) runPromptfileFix(args []string) int {
 			c.report(in, err)
 			return exitInvalid
 		}
+		if len(changes) == 0 {
+			return exitOK
+		}
+		// Only what was done is reported: the changes once they are written.
+		if status := c.writeFile(name, out, *force); status != exitOK {
+			return status
+		}
 		for _, w := range changes {
 			fmt.Fprintf(c.stderr, "%s:%d:%d: fixed: %s\n", name, w.Line, w.Col, w.Msg)
-		}
-		if len(changes) > 0 {
-			if err := atomicfile.WriteFile(name, out, 0o644); err != nil {
-				return c.fail(err)
-			}
 		}
 		return exitOK
 	})
@@ -179,15 +184,60 @@ func (c *cli) runPromptfileVerify(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	return c.parallel(len(files), 0, func(c *cli, i int) int {
+	held := make([]promptfile.HeldID, len(files))
+	worst := c.parallel(len(files), 0, func(c *cli, i int) int {
 		src, err := c.read(files[i])
 		if err != nil {
 			return c.fail(err)
 		}
-		if err = promptfile.Verify(src); err == nil {
+		if held[i], err = promptfile.VerifyHeld(src); err == nil {
 			return exitOK
 		}
 		c.report(&input{name: files[i], src: src}, err)
 		return exitInvalid
 	})
+	return max(worst, c.duplicates(files, held))
+}
+
+// duplicates names every file whose prompt ID another file verified holds
+// too, at its ID, with the others. Two names for one file (a link, or a
+// file named twice) are not two files.
+func (c *cli) duplicates(files []string, held []promptfile.HeldID) int {
+	ids := make([]string, len(held))
+	for i, h := range held {
+		ids[i] = h.ID
+	}
+	status := exitOK
+	for _, group := range promptfile.DuplicateIDs(ids) {
+		infos := make([]os.FileInfo, len(files))
+		for _, i := range group {
+			infos[i], _ = os.Stat(files[i])
+		}
+		same := func(i, j int) bool {
+			return files[i] == files[j] || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j])
+		}
+		for _, i := range group {
+			var others []string
+			for _, j := range group {
+				if !same(i, j) && !slices.ContainsFunc(group[:slices.Index(group, j)], func(k int) bool { return same(k, j) }) {
+					others = append(others, (&input{name: files[j]}).display())
+				}
+			}
+			if len(others) == 0 {
+				continue
+			}
+			if len(others) > 3 { // a thousand copies need not be listed a thousand times over
+				others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
+			}
+			status = exitInvalid
+			in := &input{name: files[i]}
+			if files[i] != "-" {
+				in.src, _ = os.ReadFile(files[i]) // for the excerpt only
+			}
+			h := held[i]
+			c.emit(in, diagnostic{Line: h.Line, Col: h.Col, Severity: "error", Format: "promptfile",
+				Message: fmt.Sprintf("%s %s is also held by %s: two prompts must not share an ID", h.Key, h.ID, strings.Join(others, ", "))})
+		}
+	}
+	return status
 }

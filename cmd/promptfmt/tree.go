@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"sync/atomic"
-
-	"github.com/promptfmt/promptfmt/internal/atomicfile"
 )
 
 // jsonFlag adds --json, for diagnostics as JSON lines; after parsing,
@@ -114,11 +112,15 @@ func (c *cli) runCheck(args []string) int {
 }
 
 func (c *cli) runFmt(args []string) int {
-	fs := c.flags("fmt", "[-w] [-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt fmt -w testdata/examples\n\n"+
+	fs := c.flags("fmt", "[-w [--force]] [-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt fmt -w testdata/examples\n\n"+
 		"Prints each file in its format's canonical form, or with -w rewrites the\n"+
 		"files that are not (atomically). A template (.pdl with tags) has no canonical\n"+
-		"form: named alone it is refused, in a directory it is left as it is.")
+		"form: named alone it is refused, in a directory it is left as it is.\n"+
+		"A symbolic link is written through: its target is rewritten and the link\n"+
+		"kept. A read-only file is refused unless --force; a rewritten file keeps\n"+
+		"its mode.")
 	write := fs.Bool("w", false, "write the result back to each file instead of standard output")
+	force := forceFlag(fs)
 	format := fs.String("f", "", "input format; default: from each file's extension")
 	asJSON := jsonFlag(fs)
 	files, status, ok := c.parseFlags(fs, args)
@@ -126,6 +128,9 @@ func (c *cli) runFmt(args []string) int {
 		return status
 	}
 	c.setJSON(*asJSON, false)
+	if *force && !*write {
+		return c.fail(&usageError{"--force applies with -w"})
+	}
 	if len(files) == 0 {
 		if *write {
 			return c.fail(&usageError{"fmt -w needs files"})
@@ -145,17 +150,16 @@ func (c *cli) runFmt(args []string) int {
 		if out == nil {
 			return status
 		}
-		var err error
 		switch {
 		case !*write || in.name == "-":
-			_, err = c.stdout.Write(out)
-		case !bytes.Equal(out, in.src):
-			if err = atomicfile.WriteFile(in.name, out, 0o644); err == nil {
-				return exitChanged
+			if _, err := c.stdout.Write(out); err != nil {
+				return c.fail(err)
 			}
-		}
-		if err != nil {
-			return c.fail(err)
+		case !bytes.Equal(out, in.src):
+			if status := c.writeFile(in.name, out, *force); status != exitOK {
+				return status
+			}
+			return exitChanged
 		}
 		return exitOK
 	})

@@ -1,47 +1,266 @@
-// Package atomicfile replaces files so that a crash at any moment leaves
-// either the old file or the new one, never part of the new one.
+// Package atomicfile is the one policy by which promptfmt writes files:
+// fmt -w, promptfile fix, promptfile new (the prompt store) and convert -o
+// all write through Write.
+//
+// A file is replaced through a temporary file in its own directory: write,
+// fsync, rename over it, fsync the directory. So a crash, or a failure at
+// any step, leaves the old file or the new one, never part of the new one,
+// and a write that fails leaves the file as it was.
+//
+// Decision: a symbolic link is written through, as editors do: the link is
+// resolved (every link in the chain), the file it leads to is replaced in
+// that file's directory, and the link stays a link. A link whose target is
+// missing is refused rather than followed into creating a file.
+//
+// Decision: a file the caller may not write, as its mode bits say, is
+// refused unless Options.Force is set, as an editor refuses a read-only
+// file without "!". The check is made here, on the mode, not left to the
+// system: the rename replaces a file whatever its mode, and root may write
+// anything. Likewise a file with other hard links is refused unless forced,
+// since the rename would leave the other links holding the old text. The
+// replaced file keeps its mode (and, where the system lets us, its owner
+// and group). Anything but a regular file (a directory, a device, a pipe)
+// is refused.
+//
+// The temporary file is ".NAME.promptfmt-DIGITS.tmp" beside the file
+// written. A run that is killed can leave one behind, so before the first
+// write in a directory (once per directory per process) Write removes
+// every file of exactly that pattern that is older than StaleAge and,
+// where the system has flock(2), not locked: a writer holds a lock on its
+// temporary file until it is renamed. Nothing else is ever removed.
 package atomicfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"sync"
+	"time"
 )
 
-// WriteFile writes data to name through a temporary file in the same
-// directory: write, fsync, rename over name, then fsync the directory so
-// the rename itself survives a power loss. A file already at name keeps
-// its permissions; a new one gets perm. The temporary file's name starts
-// with a dot and ends in ".tmp" plus digits, so a crash can leave only
-// such a file beside name, never a truncated name.
+// Options say how Write treats a file that exists.
+type Options struct {
+	// Perm is the mode of a file that does not exist yet; a file that
+	// exists keeps its own.
+	Perm os.FileMode
+	// Force rewrites a file that is read-only or has other hard links.
+	Force bool
+}
+
+// The refusals, each an Error's Err. ErrReadOnly and ErrHardLinks give
+// way to Options.Force.
+var (
+	ErrReadOnly     = errors.New("read-only")
+	ErrHardLinks    = errors.New("it has other hard links, which would keep the old text")
+	ErrNotRegular   = errors.New("not a regular file")
+	ErrDanglingLink = errors.New("a symbolic link to a file that does not exist")
+)
+
+// Error is a write that failed or was refused. It names the file as the
+// caller named it, never the temporary file.
+type Error struct {
+	Path   string // the file as given
+	Target string // where a symbolic link at Path leads; "" when Path is no link
+	Op     string // the step that failed ("creating a temporary file in DIR"); "" for a refusal
+	Err    error
+}
+
+// Error is "FILE: cannot write: REASON".
+func (e *Error) Error() string { return e.Path + ": " + e.Reason() }
+
+// Reason is the error without the file's name: "cannot write: read-only".
+func (e *Error) Reason() string {
+	s := "cannot write"
+	if e.Target != "" {
+		s += " (through the symbolic link, to " + e.Target + ")"
+	}
+	s += ": "
+	if e.Op != "" {
+		s += e.Op + ": "
+	}
+	return s + e.Err.Error()
+}
+
+// Unwrap returns the refusal or the system's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Forcible reports whether Options.Force would have let the write go on.
+func (e *Error) Forcible() bool {
+	return errors.Is(e.Err, ErrReadOnly) || errors.Is(e.Err, ErrHardLinks)
+}
+
+// WriteFile is Write with Options{Perm: perm}: it never forces.
 func WriteFile(name string, data []byte, perm os.FileMode) error {
-	if fi, err := os.Stat(name); err == nil {
-		perm = fi.Mode().Perm()
+	return Write(name, data, Options{Perm: perm})
+}
+
+// Write replaces the file name with data, or creates it, by the package's
+// policy. Its errors are *Error.
+func Write(name string, data []byte, opts Options) error {
+	target, fi, err := resolve(name)
+	fail := func(op string, err error) error {
+		e := &Error{Path: name, Op: op, Err: bare(err)}
+		if target != name {
+			e.Target = target
+		}
+		return e
 	}
-	dir := filepath.Dir(name)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp*")
 	if err != nil {
-		return err
+		return fail("", err)
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	perm := opts.Perm
+	if fi != nil {
+		switch {
+		case !fi.Mode().IsRegular():
+			return fail("", ErrNotRegular)
+		case !opts.Force && !writable(fi):
+			return fail("", ErrReadOnly)
+		case !opts.Force && links(fi) > 1:
+			return fail("", ErrHardLinks)
+		}
+		perm = fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+	}
+	dir := filepath.Dir(target)
+	if _, done := cleaned.LoadOrStore(dir, true); !done {
+		RemoveStale(dir) // best effort: a temporary it cannot remove harms nothing
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+tempInfix+"*"+tempSuffix)
+	if err != nil {
+		return fail("creating a temporary file in "+dir, err)
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			tmp.Close()
+		}
+		os.Remove(tmp.Name()) // fails harmlessly once renamed
+	}()
+	// Held until the temporary file is renamed, so RemoveStale in another
+	// process leaves it alone however slow the write. Where locks are not
+	// supported (some network file systems) RemoveStale removes nothing.
+	lockFile(tmp)
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+		return fail("writing", err)
 	}
 	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
+		return fail("writing", err)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if fi != nil {
+		chown(tmp, fi) // best effort: only root may give a file away
 	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
-		return err
+	if err := tmp.Chmod(perm); err != nil {
+		return fail("setting the mode", err)
 	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return err
+	if beforeRename != nil {
+		if err := beforeRename(tmp.Name()); err != nil {
+			return fail("writing", err)
+		}
 	}
-	return syncDir(dir)
+	if runtime.GOOS == "windows" { // an open file cannot be renamed there
+		closed = true
+		if err := tmp.Close(); err != nil {
+			return fail("writing", err)
+		}
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fail("replacing the file", err)
+	}
+	if !closed {
+		closed = true
+		tmp.Close() // written, synced and renamed: nothing left to lose
+	}
+	if err := syncDir(dir); err != nil {
+		return fail("written, but syncing its directory", err)
+	}
+	return nil
+}
+
+// beforeRename, when set by a test, runs just before the rename; an error
+// fails the write there.
+var beforeRename func(tmp string) error
+
+// resolve returns the file a write to name replaces, following symbolic
+// links, and its FileInfo (nil when there is none yet).
+func resolve(name string) (string, fs.FileInfo, error) {
+	li, err := os.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return name, nil, nil
+	}
+	if err != nil {
+		return name, nil, err
+	}
+	if li.Mode()&fs.ModeSymlink == 0 {
+		return name, li, nil
+	}
+	target, err := filepath.EvalSymlinks(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return name, nil, ErrDanglingLink
+	}
+	if err != nil {
+		return name, nil, err
+	}
+	fi, err := os.Stat(target)
+	return target, fi, err
+}
+
+// bare drops the path from a system error: the path would be the
+// temporary file's, and Error names the user's.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// The temporary file's name is "." + the file's name + tempInfix + digits
+// + tempSuffix; staleName matches exactly that.
+const (
+	tempInfix  = ".promptfmt-"
+	tempSuffix = ".tmp"
+)
+
+var staleName = regexp.MustCompile(`^\..+\.promptfmt-[0-9]+\.tmp$`)
+
+// StaleAge is how old a temporary file must be before RemoveStale takes it
+// for a killed run's. Where flock(2) exists a live writer's temporary file
+// is also locked, so the age only covers the instant between its creation
+// and its locking.
+const StaleAge = staleAge
+
+// cleaned holds the directories RemoveStale has run in.
+var cleaned sync.Map
+
+// RemoveStale removes the temporary files left in dir by writers that
+// died, and returns their names: exactly those named by this package's
+// pattern, older than StaleAge and not locked by a live writer.
+func RemoveStale(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !staleName.MatchString(e.Name()) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || time.Since(fi.ModTime()) < StaleAge {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if removeIfUnlocked(path) {
+			removed = append(removed, path)
+		}
+	}
+	return removed, nil
 }
 
 // syncDir makes a rename in dir durable. Windows cannot open a directory
