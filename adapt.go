@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt/internal/abbrev"
 )
@@ -37,7 +39,9 @@ func (c Change) String() string {
 //     written as system, system and the rest as user); a refused user
 //     message is dropped;
 //   - a name, a metadata key or document metadata key, or a content part
-//     is dropped (a message left with no part holds empty text);
+//     is dropped (a message left with no part holds empty text; texts
+//     that the dropped part kept apart get a line break between them, so
+//     their words are not glued together);
 //   - text is made plain: its text parts joined, CR and CRLF made LF, white
 //     space at its ends trimmed;
 //   - a refused order of messages joins a message into the one before it
@@ -254,8 +258,12 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 			if e.Part < 0 || e.Part >= len(m.Content) {
 				return false
 			}
-			a.note(e, i, "dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
+			done := fmt.Sprintf("dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
 			m.Content = slices.Delete(m.Content, e.Part, e.Part+1)
+			if e.Part > 0 && e.Part < len(m.Content) && keepApart(&m.Content[e.Part-1], m.Content[e.Part]) {
+				done += ", leaving a line break between the texts on either side"
+			}
+			a.note(e, i, "%s", done)
 			if len(m.Content) == 0 {
 				m.Content = []ContentPart{Text("")}
 			}
@@ -322,6 +330,22 @@ func (a *adapter) plainText(i int) string {
 	}
 	m.Content[first] = Text(text)
 	return strings.Join(did, ", ")
+}
+
+// keepApart puts a line break at the end of left when left and right are
+// texts that would otherwise touch once the part between them is gone
+// ("look" and "here" around an image must not read "lookhere").
+func keepApart(left *ContentPart, right ContentPart) bool {
+	if left.Kind != KindText || right.Kind != KindText || left.StrayField() != "" || right.StrayField() != "" {
+		return false
+	}
+	l, _ := utf8.DecodeLastRuneInString(left.Value)
+	r, _ := utf8.DecodeRuneInString(right.Value)
+	if left.Value == "" || right.Value == "" || unicode.IsSpace(l) || unicode.IsSpace(r) {
+		return false
+	}
+	left.Value += "\n"
+	return true
 }
 
 // nextRole is the role a refused role is written as: "" for user, which

@@ -161,3 +161,31 @@ func TestAdaptRefuses(t *testing.T) {
 	require.Len(t, changes, 2)
 	require.Contains(t, changes[1].Done, "dropped the user message")
 }
+
+// A part dropped between two texts must not glue their words together,
+// and the change says so.
+func TestAdaptKeepsWordsApart(t *testing.T) {
+	img := ContentPart{Kind: KindImage, Value: "aGk=", MediaType: "image/png"}
+	for _, tc := range []struct {
+		content []ContentPart
+		want    string
+		apart   bool
+	}{
+		{[]ContentPart{Text("look"), img, Text("here")}, "look\nhere", true},
+		{[]ContentPart{Text("look "), img, Text("here")}, "look here", false},
+		{[]ContentPart{Text("look"), img, Text("\nhere")}, "look\nhere", false},
+		{[]ContentPart{Text("look"), img}, "look", false},
+		{[]ContentPart{img, Text("here")}, "here", false},
+		{[]ContentPart{Text("a"), img, img, Text("b")}, "a\nb", true},
+	} {
+		doc := &Document{Messages: []Message{{Role: "user", Content: tc.content, Line: 1}}}
+		got, changes, err := Adapt(doc, strictWriter(false))
+		require.NoError(t, err)
+		require.Equal(t, tc.want, got.Messages[0].Text())
+		said := false
+		for _, c := range changes {
+			said = said || strings.Contains(c.Done, "leaving a line break")
+		}
+		require.Equal(t, tc.apart, said, "%v", changes)
+	}
+}
