@@ -43,7 +43,8 @@ func (c Change) String() string {
 //     that the dropped part kept apart get a line break between them, so
 //     their words are not glued together);
 //   - text is made plain: its text parts joined, CR and CRLF made LF, white
-//     space at its ends trimmed;
+//     space at its ends trimmed; or, when the writer offers the nearest
+//     text it can hold ([UnsupportedError].Nearest), made that text;
 //   - a refused order of messages joins a message into the one before it
 //     when both have the same role (under that one's name and metadata),
 //     or else drops it; this is done once nothing else about the messages
@@ -268,7 +269,12 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 				m.Content = []ContentPart{Text("")}
 			}
 		case ThingText:
-			done := a.plainText(i)
+			var done string
+			if e.Nearest != nil {
+				done = a.nearestText(i, *e.Nearest)
+			} else {
+				done = a.plainText(i)
+			}
 			if done == "" {
 				return false
 			}
@@ -348,6 +354,46 @@ func keepApart(left *ContentPart, right ContentPart) bool {
 	return true
 }
 
+// nearestText gives message i the text the writer offered as the nearest
+// it can hold, in one text part where the first was, and says what
+// changed ("" when nothing would).
+func (a *adapter) nearestText(i int, text string) string {
+	m := &a.doc.Messages[i]
+	old := m.Text()
+	if old == text {
+		return ""
+	}
+	var did []string
+	if lf := strings.ReplaceAll(strings.ReplaceAll(old, "\r\n", "\n"), "\r", "\n"); lf != old {
+		did = append(did, "made its line breaks LF")
+		old = lf
+	}
+	switch {
+	case old+"\n" == text:
+		did = append(did, "added a line break at the end of its text")
+	case old != text:
+		cut, more := abbrev.Cut(text, 60)
+		if more {
+			cut += "…"
+		}
+		did = append(did, fmt.Sprintf("changed its text to %q", cut))
+	}
+	parts := []ContentPart{}
+	placed := false
+	for _, p := range m.Content {
+		if p.Kind != KindText {
+			parts = append(parts, p)
+		} else if !placed {
+			parts, placed = append(parts, Text(text)), true
+		}
+	}
+	if !placed {
+		parts = append(parts, Text(text))
+	}
+	m.Content = parts
+	return strings.Join(did, ", ")
+}
+
 // nextRole is the role a refused role is written as: "" for user, which
 // has nowhere to go.
 func nextRole(role string) string {
@@ -366,7 +412,8 @@ func nextRole(role string) string {
 	return "user"
 }
 
-// join appends m's content to into's, after a blank line.
+// join appends m's content to into's, after a blank line (only the line
+// breaks that make one are added).
 func join(into, m *Message) {
 	for _, p := range m.Content {
 		last := &into.Content[len(into.Content)-1]
@@ -375,6 +422,10 @@ func join(into, m *Message) {
 			case p.Value == "":
 			case last.Value == "":
 				last.Value = p.Value
+			case strings.HasSuffix(last.Value, "\n\n"):
+				last.Value += p.Value
+			case strings.HasSuffix(last.Value, "\n"):
+				last.Value += "\n" + p.Value
 			default:
 				last.Value += "\n\n" + p.Value
 			}

@@ -122,6 +122,10 @@ type UnsupportedError struct {
 	Thing Thing
 	Part  int    // index of the content part, for ThingPart
 	Key   string // the metadata key, for ThingMeta and ThingMetadata; "" for all of it
+	// Nearest is, for ThingText, the text nearest the message's that the
+	// format can hold, when the writer knows it (a prompt file's body with
+	// a line break added at its end); nil otherwise.
+	Nearest *string
 }
 
 // Error reads "prompty: message 2 (line 14): an image part cannot be expressed".

@@ -82,7 +82,7 @@ func TestConvertTree(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 		return p
 	}
-	put("a.stf", ";user\nhi\n")
+	put("a.stf", ";user\nhi\n\n") // text "hi\n": a body a prompt file holds as it is
 	put("sub/b.prompty", "system:\nbe brief\n\nuser:\nhello\n")
 	put("sub/c.stf", ";user\none\n;ai\ntwo\n")
 	put(".hidden/d.stf", ";user\nskipped\n")
@@ -127,4 +127,18 @@ func TestConvertTree(t *testing.T) {
 	_, errOut, status = runCmd(t, "", "fmt", tpl)
 	assert.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, "a pdl template")
+}
+
+// A change the target forces (a prompt file's body ends with a line
+// break) is refused without --lossy, naming the line, and listed with it.
+func TestConvertForcedChange(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(src, []byte(";user\nhi\n"), 0o644))
+	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", src)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, src+":1: promptfile: message 1 (line 1): text with no line break at its end")
+	out, errOut, status := runCmd(t, "", "convert", "--lossy", "-t", "promptfile", src)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "---\n---\n\nhi\n", out)
+	assert.Contains(t, errOut, "added a line break at the end of its text")
 }
