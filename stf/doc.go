@@ -120,6 +120,10 @@
 // one), and text before and after stays in order around it: the message's
 // content is a list of parts.
 //
+// Decision (empty name): name="" (on a role command, ;msg or in a ;raw
+// object) is read as no name, the model's Name "", with a warning: the
+// writer leaves it out, so the file would otherwise change silently.
+//
 // Decision (non-object blocks): upstream lets ;extra and ;meta hold any
 // JSON5 value and replaces the old one when either is not an object. Here
 // an object is merged; any other value is kept under the key "extra" (in

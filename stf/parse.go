@@ -59,6 +59,14 @@ type parser struct {
 	args  []arg // buffer for parseArgs
 }
 
+// emptyName warns of name="": the model has no empty name (Name "" is no
+// name), so the writer cannot put it back.
+func (p *parser) emptyName(name string, off int) {
+	if name == "" {
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, `name "" is no name: it is left out when the file is written`))
+	}
+}
+
 func (p *parser) errAt(off int, msg string, args ...any) error {
 	return promptfmt.Errorf(format, p.src, off, msg, args...)
 }
@@ -301,6 +309,7 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 				}
 				m.Role, hasRole = s, true
 			case "name":
+				p.emptyName(s, a.off)
 				m.Name = s
 			default:
 				setMeta(&m.Metadata, a.key, s)

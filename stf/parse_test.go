@@ -314,3 +314,18 @@ func TestPathological(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, doc.Messages[0].Text(), 2<<20-1)
 }
+
+// name="" is no name in the model; the writer leaves it out, so reading
+// it says so.
+func TestEmptyNameWarns(t *testing.T) {
+	for _, src := range []string{";user name=\"\"\nhi\n", ";raw\n{role: 'user', name: '', content: 'hi'}\n;end\n"} {
+		doc, err := Parse([]byte(src))
+		require.NoError(t, err, src)
+		require.Len(t, doc.Warnings, 1, src)
+		assert.Contains(t, doc.Warnings[0].String(), `name "" is no name`)
+		assert.Equal(t, "", doc.Messages[0].Name)
+	}
+	doc, err := Parse([]byte(";user name=a\nhi\n"))
+	require.NoError(t, err)
+	assert.Empty(t, doc.Warnings)
+}
