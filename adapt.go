@@ -1,6 +1,7 @@
 package promptfmt
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // Change is one thing [Adapt] changed so that a format could express a
@@ -48,8 +50,10 @@ func (c Change) String() string {
 //   - a refused order of messages joins a message into the one before it
 //     when both have the same role (under that one's name and metadata),
 //     or else drops it; this is done once nothing else about the messages
-//     is refused. Too many messages
-//     (a document error) joins them all into one, separated by blank lines.
+//     is refused. Too many messages (a document error) joins them all into
+//     one, separated by blank lines;
+//   - a comment another format's writer cannot hold is dropped; the
+//     comments of a dropped message move before the message after it.
 //
 // Message-level errors are met first; the document's only when no message
 // is refused. When check fails with anything else (ThingOther, an error
@@ -75,7 +79,7 @@ func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, err
 			return nil, a.changes, err
 		}
 		// A round works from the last message back; it is told from the first.
-		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return x.Message - y.Message })
+		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return cmp.Or(x.Message-y.Message, x.Line-y.Line) })
 	}
 }
 
@@ -135,6 +139,13 @@ func (a *adapter) fix(errs []*UnsupportedError) bool {
 		byMessage = order
 	}
 	if len(byMessage) == 0 {
+		// Comments from the last back, so the indexes of the others hold.
+		slices.SortStableFunc(doc, func(x, y *UnsupportedError) int {
+			if x.Thing == ThingComment && y.Thing == ThingComment {
+				return y.Part - x.Part
+			}
+			return 0
+		})
 		for _, e := range doc {
 			if !a.fixDocument(e) {
 				return false
@@ -178,6 +189,19 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 			d.Meta, d.MetaNode = nil, nil
 		}
 		return true
+	case ThingComment:
+		if e.Part < 0 || e.Part >= len(d.Comments) {
+			return false
+		}
+		c := d.Comments[e.Part]
+		text, cut := abbrev.Cut(lines.First(c.Text), 40)
+		if cut {
+			text += "…"
+		}
+		a.note(e, -1, "dropped the comment %q", text)
+		a.changes[len(a.changes)-1].Line = c.Line
+		d.Comments = slices.Delete(d.Comments, e.Part, e.Part+1)
+		return true
 	case ThingMessages:
 		if len(d.Messages) < 2 {
 			return false
@@ -188,6 +212,11 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 		}
 		a.note(e, -1, "joined messages 1 to %d into one, separated by blank lines", len(d.Messages))
 		d.Messages, a.orig = d.Messages[:1], a.orig[:1]
+		for j := range d.Comments {
+			if c := &d.Comments[j]; c.Message > 0 {
+				c.Message, c.Part, c.Offset = 1, -1, 0 // after the one message
+			}
+		}
 		return true
 	}
 	return false
@@ -286,9 +315,18 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 	return true
 }
 
+// remove deletes message i; its comments move before the message after it.
 func (a *adapter) remove(i int) {
 	a.doc.Messages = slices.Delete(a.doc.Messages, i, i+1)
 	a.orig = slices.Delete(a.orig, i, i+1)
+	for j := range a.doc.Comments {
+		switch c := &a.doc.Comments[j]; {
+		case c.Message == i:
+			c.Part, c.Offset = -1, 0
+		case c.Message > i:
+			c.Message--
+		}
+	}
 }
 
 // plainText joins m's text parts, makes its line breaks LF and trims it,
@@ -498,5 +536,6 @@ func cloneDocument(doc *Document) *Document {
 		d.Messages[i] = m.Clone()
 	}
 	d.Warnings = slices.Clone(doc.Warnings)
+	d.Comments = slices.Clone(doc.Comments)
 	return &d
 }

@@ -38,7 +38,7 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 }
 
 func write(doc *promptfmt.Document) ([]byte, error) {
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, "pdl")
 	fail := func(i int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
 		if i >= 0 {

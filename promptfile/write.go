@@ -26,7 +26,7 @@ import (
 // not in canonical form the error's Nearest holds that form, which Adapt
 // uses.
 func Write(w io.Writer, doc *promptfmt.Document) error {
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, format)
 	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)

@@ -119,9 +119,11 @@ func TestParseRules(t *testing.T) {
 				assert.Equal(t, map[string]any{"a": "x;y"}, doc.Messages[0].Metadata)
 				return
 			}
+			roundTrip(t, doc)
+			// Comments are tested by TestComments; here, what they leave.
+			doc.Comments = nil
 			want := &promptfmt.Document{Messages: tt.want, Meta: tt.meta}
 			assert.True(t, promptfmt.Equal(want, doc), "want %s\ngot  %s", js(want), js(doc))
-			roundTrip(t, doc)
 		})
 	}
 }

@@ -142,3 +142,25 @@ func TestConvertForcedChange(t *testing.T) {
 	assert.Equal(t, "---\n---\n\nhi\n", out)
 	assert.Contains(t, errOut, "added a line break at the end of its text")
 }
+
+// fmt keeps STF comments; convert to a format without them refuses each,
+// at its line, and --lossy drops each and says so.
+func TestCommentsKeptOrNamed(t *testing.T) {
+	src := ";# why this prompt\n;user\nhi\n;// later\nthere\n"
+	f := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(f, []byte(src), 0o644))
+	out, errOut, status := runCmd(t, "", "fmt", f)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, src, out)
+
+	_, errOut, status = runCmd(t, "", "convert", "-t", "pdl", f)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, f+`:1: pdl: document: the stf comment ";# why this prompt"`)
+	assert.Contains(t, errOut, f+`:4: pdl: document: the stf comment ";// later"`)
+
+	out, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "pdl", f)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "<|user|>\n\nhi\nthere\n", out)
+	assert.Contains(t, errOut, `dropped the comment ";# why this prompt"`)
+	assert.Contains(t, errOut, `dropped the comment ";// later"`)
+}
