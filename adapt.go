@@ -1,12 +1,16 @@
 package promptfmt
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // Change is one thing [Adapt] changed so that a format could express a
@@ -37,14 +41,19 @@ func (c Change) String() string {
 //     written as system, system and the rest as user); a refused user
 //     message is dropped;
 //   - a name, a metadata key or document metadata key, or a content part
-//     is dropped (a message left with no part holds empty text);
+//     is dropped (a message left with no part holds empty text; texts
+//     that the dropped part kept apart get a line break between them, so
+//     their words are not glued together);
 //   - text is made plain: its text parts joined, CR and CRLF made LF, white
-//     space at its ends trimmed;
+//     space at its ends trimmed; or, when the writer offers the nearest
+//     text it can hold ([UnsupportedError].Nearest), made that text;
 //   - a refused order of messages joins a message into the one before it
 //     when both have the same role (under that one's name and metadata),
 //     or else drops it; this is done once nothing else about the messages
-//     is refused. Too many messages
-//     (a document error) joins them all into one, separated by blank lines.
+//     is refused. Too many messages (a document error) joins them all into
+//     one, separated by blank lines;
+//   - a comment another format's writer cannot hold is dropped; the
+//     comments of a dropped message move before the message after it.
 //
 // Message-level errors are met first; the document's only when no message
 // is refused. When check fails with anything else (ThingOther, an error
@@ -70,7 +79,7 @@ func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, err
 			return nil, a.changes, err
 		}
 		// A round works from the last message back; it is told from the first.
-		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return x.Message - y.Message })
+		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return cmp.Or(x.Message-y.Message, x.Line-y.Line) })
 	}
 }
 
@@ -130,6 +139,13 @@ func (a *adapter) fix(errs []*UnsupportedError) bool {
 		byMessage = order
 	}
 	if len(byMessage) == 0 {
+		// Comments from the last back, so the indexes of the others hold.
+		slices.SortStableFunc(doc, func(x, y *UnsupportedError) int {
+			if x.Thing == ThingComment && y.Thing == ThingComment {
+				return y.Part - x.Part
+			}
+			return 0
+		})
 		for _, e := range doc {
 			if !a.fixDocument(e) {
 				return false
@@ -173,6 +189,19 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 			d.Meta, d.MetaNode = nil, nil
 		}
 		return true
+	case ThingComment:
+		if e.Part < 0 || e.Part >= len(d.Comments) {
+			return false
+		}
+		c := d.Comments[e.Part]
+		text, cut := abbrev.Cut(lines.First(c.Text), 40)
+		if cut {
+			text += "…"
+		}
+		a.note(e, -1, "dropped the comment %q", text)
+		a.changes[len(a.changes)-1].Line = c.Line
+		d.Comments = slices.Delete(d.Comments, e.Part, e.Part+1)
+		return true
 	case ThingMessages:
 		if len(d.Messages) < 2 {
 			return false
@@ -183,6 +212,11 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 		}
 		a.note(e, -1, "joined messages 1 to %d into one, separated by blank lines", len(d.Messages))
 		d.Messages, a.orig = d.Messages[:1], a.orig[:1]
+		for j := range d.Comments {
+			if c := &d.Comments[j]; c.Message > 0 {
+				c.Message, c.Part, c.Offset = 1, -1, 0 // after the one message
+			}
+		}
 		return true
 	}
 	return false
@@ -254,13 +288,22 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 			if e.Part < 0 || e.Part >= len(m.Content) {
 				return false
 			}
-			a.note(e, i, "dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
+			done := fmt.Sprintf("dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
 			m.Content = slices.Delete(m.Content, e.Part, e.Part+1)
+			if e.Part > 0 && e.Part < len(m.Content) && keepApart(&m.Content[e.Part-1], m.Content[e.Part]) {
+				done += ", leaving a line break between the texts on either side"
+			}
+			a.note(e, i, "%s", done)
 			if len(m.Content) == 0 {
 				m.Content = []ContentPart{Text("")}
 			}
 		case ThingText:
-			done := a.plainText(i)
+			var done string
+			if e.Nearest != nil {
+				done = a.nearestText(i, *e.Nearest)
+			} else {
+				done = a.plainText(i)
+			}
 			if done == "" {
 				return false
 			}
@@ -272,9 +315,18 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 	return true
 }
 
+// remove deletes message i; its comments move before the message after it.
 func (a *adapter) remove(i int) {
 	a.doc.Messages = slices.Delete(a.doc.Messages, i, i+1)
 	a.orig = slices.Delete(a.orig, i, i+1)
+	for j := range a.doc.Comments {
+		switch c := &a.doc.Comments[j]; {
+		case c.Message == i:
+			c.Part, c.Offset = -1, 0
+		case c.Message > i:
+			c.Message--
+		}
+	}
 }
 
 // plainText joins m's text parts, makes its line breaks LF and trims it,
@@ -324,6 +376,62 @@ func (a *adapter) plainText(i int) string {
 	return strings.Join(did, ", ")
 }
 
+// keepApart puts a line break at the end of left when left and right are
+// texts that would otherwise touch once the part between them is gone
+// ("look" and "here" around an image must not read "lookhere").
+func keepApart(left *ContentPart, right ContentPart) bool {
+	if left.Kind != KindText || right.Kind != KindText || left.StrayField() != "" || right.StrayField() != "" {
+		return false
+	}
+	l, _ := utf8.DecodeLastRuneInString(left.Value)
+	r, _ := utf8.DecodeRuneInString(right.Value)
+	if left.Value == "" || right.Value == "" || unicode.IsSpace(l) || unicode.IsSpace(r) {
+		return false
+	}
+	left.Value += "\n"
+	return true
+}
+
+// nearestText gives message i the text the writer offered as the nearest
+// it can hold, in one text part where the first was, and says what
+// changed ("" when nothing would).
+func (a *adapter) nearestText(i int, text string) string {
+	m := &a.doc.Messages[i]
+	old := m.Text()
+	if old == text {
+		return ""
+	}
+	var did []string
+	if lf := strings.ReplaceAll(strings.ReplaceAll(old, "\r\n", "\n"), "\r", "\n"); lf != old {
+		did = append(did, "made its line breaks LF")
+		old = lf
+	}
+	switch {
+	case old+"\n" == text:
+		did = append(did, "added a line break at the end of its text")
+	case old != text:
+		cut, more := abbrev.Cut(text, 60)
+		if more {
+			cut += "…"
+		}
+		did = append(did, fmt.Sprintf("changed its text to %q", cut))
+	}
+	parts := []ContentPart{}
+	placed := false
+	for _, p := range m.Content {
+		if p.Kind != KindText {
+			parts = append(parts, p)
+		} else if !placed {
+			parts, placed = append(parts, Text(text)), true
+		}
+	}
+	if !placed {
+		parts = append(parts, Text(text))
+	}
+	m.Content = parts
+	return strings.Join(did, ", ")
+}
+
 // nextRole is the role a refused role is written as: "" for user, which
 // has nowhere to go.
 func nextRole(role string) string {
@@ -342,7 +450,8 @@ func nextRole(role string) string {
 	return "user"
 }
 
-// join appends m's content to into's, after a blank line.
+// join appends m's content to into's, after a blank line (only the line
+// breaks that make one are added).
 func join(into, m *Message) {
 	for _, p := range m.Content {
 		last := &into.Content[len(into.Content)-1]
@@ -351,6 +460,10 @@ func join(into, m *Message) {
 			case p.Value == "":
 			case last.Value == "":
 				last.Value = p.Value
+			case strings.HasSuffix(last.Value, "\n\n"):
+				last.Value += p.Value
+			case strings.HasSuffix(last.Value, "\n"):
+				last.Value += "\n" + p.Value
 			default:
 				last.Value += "\n\n" + p.Value
 			}
@@ -423,5 +536,6 @@ func cloneDocument(doc *Document) *Document {
 		d.Messages[i] = m.Clone()
 	}
 	d.Warnings = slices.Clone(doc.Warnings)
+	d.Comments = slices.Clone(doc.Comments)
 	return &d
 }

@@ -161,3 +161,81 @@ func TestAdaptRefuses(t *testing.T) {
 	require.Len(t, changes, 2)
 	require.Contains(t, changes[1].Done, "dropped the user message")
 }
+
+// A part dropped between two texts must not glue their words together,
+// and the change says so.
+func TestAdaptKeepsWordsApart(t *testing.T) {
+	img := ContentPart{Kind: KindImage, Value: "aGk=", MediaType: "image/png"}
+	for _, tc := range []struct {
+		content []ContentPart
+		want    string
+		apart   bool
+	}{
+		{[]ContentPart{Text("look"), img, Text("here")}, "look\nhere", true},
+		{[]ContentPart{Text("look "), img, Text("here")}, "look here", false},
+		{[]ContentPart{Text("look"), img, Text("\nhere")}, "look\nhere", false},
+		{[]ContentPart{Text("look"), img}, "look", false},
+		{[]ContentPart{img, Text("here")}, "here", false},
+		{[]ContentPart{Text("a"), img, img, Text("b")}, "a\nb", true},
+	} {
+		doc := &Document{Messages: []Message{{Role: "user", Content: tc.content, Line: 1}}}
+		got, changes, err := Adapt(doc, strictWriter(false))
+		require.NoError(t, err)
+		require.Equal(t, tc.want, got.Messages[0].Text())
+		said := false
+		for _, c := range changes {
+			said = said || strings.Contains(c.Done, "leaving a line break")
+		}
+		require.Equal(t, tc.apart, said, "%v", changes)
+	}
+}
+
+// A writer that holds no comments refuses each; Adapt drops each and says
+// so, and a dropped message's comments move before the next message.
+func TestAdaptDropsComments(t *testing.T) {
+	doc := &Document{
+		Messages: []Message{NewMessage("user", "a"), {Role: "assistant", Disabled: true, Content: []ContentPart{Text("b")}}, NewMessage("assistant", "c")},
+		Comments: []Comment{{Format: "stf", Text: ";# one", Message: 0, Part: -1, Line: 1}, {Format: "stf", Text: ";# two\n", Message: 1, Part: 0, Line: 4}},
+	}
+	noComments := func(d *Document) error {
+		errs := CommentErrors(d, "small")
+		for i, m := range d.Messages {
+			if m.Disabled {
+				errs = append(errs, &UnsupportedError{Format: "small", Message: i, Thing: ThingDisabled, What: "disabled"})
+			}
+		}
+		return errors.Join(errs...)
+	}
+	err := noComments(doc)
+	require.ErrorContains(t, err, `small: document: the stf comment ";# one" (small files hold no comments of another format)`)
+
+	// Only the message: the comment inside it moves before the next one.
+	keep := func(d *Document) error {
+		err := noComments(d)
+		errs, _ := unsupportedErrors(err)
+		for _, e := range errs {
+			if e.Thing == ThingDisabled {
+				return e
+			}
+		}
+		return nil
+	}
+	got, _, err := Adapt(doc, keep)
+	require.NoError(t, err)
+	require.Equal(t, Comment{Format: "stf", Text: ";# two\n", Message: 1, Part: -1, Line: 4}, got.Comments[1])
+
+	got, changes, err := Adapt(doc, noComments)
+	require.NoError(t, err)
+	require.Empty(t, got.Comments)
+	require.Len(t, doc.Comments, 2, "Adapt leaves its argument alone")
+	var said []string
+	for _, c := range changes {
+		said = append(said, c.String())
+	}
+	require.Equal(t, []string{
+		"message 2: dropped the message (it never reaches a model) (small: disabled)",
+		`document: dropped the comment ";# one" (small: the stf comment ";# one" (small files hold no comments of another format))`,
+		`document: dropped the comment ";# two" (small: the stf comment ";# two" (small files hold no comments of another format))`,
+	}, said)
+	require.Equal(t, 4, changes[2].Line)
+}

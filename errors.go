@@ -3,6 +3,9 @@ package promptfmt
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // ParseError is the one positioned error of every format in this module.
@@ -120,8 +123,12 @@ type UnsupportedError struct {
 	// Thing, Part and Key say exactly what cannot be expressed, so that a
 	// program can change that and nothing else ([Adapt] does).
 	Thing Thing
-	Part  int    // index of the content part, for ThingPart
+	Part  int    // index of the content part, for ThingPart; of the comment, for ThingComment
 	Key   string // the metadata key, for ThingMeta and ThingMetadata; "" for all of it
+	// Nearest is, for ThingText, the text nearest the message's that the
+	// format can hold, when the writer knows it (a prompt file's body with
+	// a line break added at its end); nil otherwise.
+	Nearest *string
 }
 
 // Error reads "prompty: message 2 (line 14): an image part cannot be expressed".
@@ -154,4 +161,25 @@ const (
 	ThingDisabled              // the message is disabled
 	ThingPart                  // content part Part
 	ThingText                  // the text: its parts, white space at its ends or line breaks
+	ThingComment               // comment Part of the document's Comments
 )
+
+// CommentErrors returns an UnsupportedError (ThingComment) for each of
+// doc's comments not written in format's syntax: a writer of a format that
+// cannot hold them joins these to its errors, so no comment is dropped
+// silently.
+func CommentErrors(doc *Document, format string) []error {
+	var errs []error
+	for i, c := range doc.Comments {
+		if c.Format == format {
+			continue
+		}
+		text, cut := abbrev.Cut(lines.First(c.Text), 40)
+		if cut {
+			text += "…"
+		}
+		errs = append(errs, &UnsupportedError{Format: format, Message: -1, Line: c.Line, Thing: ThingComment, Part: i,
+			What: fmt.Sprintf("the %s comment %q (%s files hold no comments of another format)", c.Format, text, format)})
+	}
+	return errs
+}

@@ -51,8 +51,10 @@ func ExampleAdapt() {
 	fmt.Printf("%q\n", fitted.Messages[0].Text())
 	// Output:
 	// changed the role "system" to "user"
+	// added a line break at the end of its text
 	// dropped part 2 (image, image/png, 4 bytes)
 	// dropped the name "Ross"
+	// added a line break at the end of its text
 	// joined messages 1 to 2 into one, separated by blank lines
-	// "Be brief.\n\nWhat is in this picture?"
+	// "Be brief.\n\nWhat is in this picture?\n"
 }

@@ -181,8 +181,37 @@ type Document struct {
 	// decodes to Meta (so a changed Meta is never written stale).
 	MetaNode *yaml.Node `json:"-"`
 	Messages []Message  `json:"messages"`
+	// Comments are the file's comments, in source order: never sent to a
+	// model, kept so that writing the file back puts each where it was.
+	Comments []Comment `json:"comments,omitempty"`
+	// Layout is how the file laid out what the Document holds, beyond its
+	// meaning (STF keeps its ;meta and ;extra blocks as written): a parser
+	// keeps it for its own format's writer, which uses it only where the
+	// Document still holds what was read. Other code leaves it alone.
+	Layout any `json:"-"`
 	// Warnings are non-fatal findings of the parser, in source order.
 	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// Comment is one comment of a file, anchored to a place among the
+// messages so that a writer of its format puts it back there. A writer of
+// another format cannot hold it and refuses it (ThingComment); [Adapt]
+// drops it.
+type Comment struct {
+	Format string `json:"format"` // the format whose syntax Text is in
+	// Text is the comment as written, markers included, its lines joined
+	// with LF ("//# why" or ";/*\nnotes\n;*/" in STF).
+	Text string `json:"text"`
+	// Message is the index of the message the comment is in or before;
+	// len(Messages) for after the last one.
+	Message int `json:"message"`
+	// Part is -1 for a comment before the message; else the comment is in
+	// the message's content, before part Part (len(Content): after the
+	// last), or, in a text part, before the line that starts at byte
+	// Offset of its text.
+	Part   int `json:"part"`
+	Offset int `json:"offset,omitempty"`
+	Line   int `json:"line,omitempty"` // source line; 0 when unknown
 }
 
 // MarshalJSON writes messages as an array even when there are none.
@@ -206,11 +235,16 @@ func (d *Document) LLMMessages() []Message {
 	return out
 }
 
-// Equal reports whether two documents hold the same value: the same Meta and
-// the same messages. Source lines and warnings are ignored, and a nil map
-// equals an empty one.
+// Equal reports whether two documents hold the same value: the same Meta,
+// the same messages and the same comments in the same places. Source
+// lines, layout and warnings are ignored, and a nil map equals an empty
+// one.
 func Equal(a, b *Document) bool {
-	return equalMaps(a.Meta, b.Meta) && EqualMessages(a.Messages, b.Messages)
+	return equalMaps(a.Meta, b.Meta) && EqualMessages(a.Messages, b.Messages) &&
+		slices.EqualFunc(a.Comments, b.Comments, func(x, y Comment) bool {
+			x.Line, y.Line = 0, 0
+			return x == y
+		})
 }
 
 // EqualMessages reports whether two message lists hold the same values,

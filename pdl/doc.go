@@ -44,8 +44,9 @@
 // read as LF). A line that, trimmed of Unicode white space, is <|user|>,
 // <|system|>, <|assistant|>, <|schema|> or <|reasoning|>, in any case,
 // starts a turn. Each turn is trimmed as a whole; an empty turn in the
-// middle is kept as a message without parts; only an empty last message
-// is dropped (ragit's prompts end with an empty <|assistant|>).
+// middle is kept as a message of one empty text part (the model's empty
+// message, as every format gives it); only an empty last message is
+// dropped (ragit's prompts end with an empty <|assistant|>).
 //   - A <|reasoning|> turn never reaches the model. Upstream drops it; we
 //     keep its text as a hidden message of role RoleReasoning (see
 //     promptfmt.Message.Hidden), so that nothing read is lost and Write

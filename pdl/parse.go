@@ -233,6 +233,9 @@ func (p *parser) flush(role string, sep, start, end int) error {
 		p.doc.Warnings = append(p.doc.Warnings, warning(err, "the turn is kept as written"))
 		parts = []promptfmt.ContentPart{promptfmt.Text(text)}
 	}
+	if len(parts) == 0 {
+		parts = []promptfmt.ContentPart{promptfmt.Text("")} // the model's empty message
+	}
 	p.push(sep, promptfmt.Message{Role: role, Content: parts})
 	return nil
 }
@@ -289,7 +292,7 @@ func (p *parser) dropEmptyLast() {
 		if m.Hidden() {
 			continue
 		}
-		if len(m.Content) == 0 {
+		if isEmpty(m) {
 			p.doc.Messages = append(p.doc.Messages[:i], p.doc.Messages[i+1:]...)
 			p.seps = append(p.seps[:i], p.seps[i+1:]...)
 		}

@@ -316,3 +316,12 @@ func TestCheck(t *testing.T) {
 	_, err = Check([]byte("<|user|>\na\n<|user|>\nb"))
 	require.ErrorContains(t, err, "<|user|> appeared twice in a row.")
 }
+
+// An empty turn in the middle reads as the model's empty message, one
+// empty text part, as in every format; an empty last one is dropped.
+func TestEmptyTurnIsOneEmptyTextPart(t *testing.T) {
+	doc, err := Parse([]byte("<|user|>\n\na\n\n<|assistant|>\n\n<|user|>\n\nb\n\n<|assistant|>\n"))
+	require.NoError(t, err)
+	require.Len(t, doc.Messages, 3)
+	require.Equal(t, []promptfmt.ContentPart{promptfmt.Text("")}, doc.Messages[1].Content)
+}

@@ -38,7 +38,7 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 }
 
 func write(doc *promptfmt.Document) ([]byte, error) {
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, "pdl")
 	fail := func(i int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
 		if i >= 0 {
@@ -249,14 +249,24 @@ func protect(s string) string {
 func emptyLast(doc *promptfmt.Document) bool {
 	for i := len(doc.Messages) - 1; i >= 0; i-- {
 		if m := doc.Messages[i]; !m.Hidden() {
-			return len(m.Content) == 0 || (len(m.Content) == 1 && m.Content[0].Kind == promptfmt.KindText && m.Content[0].Value == "")
+			return isEmpty(m)
 		}
 	}
 	return false
 }
 
+// isEmpty reports whether m holds nothing: no part, or empty text parts.
+func isEmpty(m promptfmt.Message) bool {
+	for _, p := range m.Content {
+		if p.Kind != promptfmt.KindText || p.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // canonical is doc as PDL keeps it: the schema trimmed, adjacent text
-// parts joined, empty ones gone.
+// parts joined, empty ones gone, an empty message one empty text part.
 func canonical(doc *promptfmt.Document) *promptfmt.Document {
 	c := *doc
 	if s, ok := c.Meta[SchemaKey].(string); ok {
@@ -273,6 +283,9 @@ func canonical(doc *promptfmt.Document) *promptfmt.Document {
 			default:
 				parts = append(parts, p)
 			}
+		}
+		if len(parts) == 0 {
+			parts = []promptfmt.ContentPart{promptfmt.Text("")}
 		}
 		m.Content = parts
 		c.Messages[i] = m

@@ -66,19 +66,19 @@ func TestWriteShapes(t *testing.T) {
 		name string
 		msgs []promptfmt.Message
 	}{
-		{"empty middle message", []promptfmt.Message{promptfmt.NewMessage("user", "a"), {Role: "assistant"}, promptfmt.NewMessage("user", "b")}},
+		{"empty middle message", []promptfmt.Message{promptfmt.NewMessage("user", "a"), promptfmt.NewMessage("assistant", ""), promptfmt.NewMessage("user", "b")}},
 		{"two images, nothing between", []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{img, img}}}},
 		{"white space between images", []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{img, promptfmt.Text("\n \n"), img}}}},
-		{"empty system, then user", []promptfmt.Message{{Role: "system"}, promptfmt.NewMessage("user", "q")}},
-		{"empty last message", []promptfmt.Message{promptfmt.NewMessage("system", "s"), {Role: "user"}}},
-		{"empty last message, then reasoning", []promptfmt.Message{{Role: "user"}, promptfmt.NewMessage(RoleReasoning, "r")}},
+		{"empty system, then user", []promptfmt.Message{promptfmt.NewMessage("system", ""), promptfmt.NewMessage("user", "q")}},
+		{"empty last message", []promptfmt.Message{promptfmt.NewMessage("system", "s"), promptfmt.NewMessage("user", "")}},
+		{"empty last message, then reasoning", []promptfmt.Message{promptfmt.NewMessage("user", ""), promptfmt.NewMessage(RoleReasoning, "r")}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			thisFormat.RoundTrip(t, &promptfmt.Document{Messages: tc.msgs})
 		})
 	}
 	// An empty last message is kept by an empty <|assistant|> after it.
-	out0 := thisFormat.RoundTrip(t, &promptfmt.Document{Messages: []promptfmt.Message{{Role: "user"}}})
+	out0 := thisFormat.RoundTrip(t, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "")}})
 	require.Equal(t, "<|user|>\n\n<|assistant|>\n", string(out0))
 
 	// Adjacent text parts are one part in PDL.
@@ -108,7 +108,7 @@ func TestWriteUnsupported(t *testing.T) {
 		{"image detail", promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/png", Value: png, Detail: "high"}}}}}, "detail"},
 		{"leading white space", promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "  q")}}, "whitespace at the start or end"},
 		{"trailing newline", promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "q\n")}}, "whitespace at the start or end"},
-		{"empty last assistant", promptfmt.Document{Messages: []promptfmt.Message{user, {Role: "assistant"}}}, "an assistant message at the end"},
+		{"empty last assistant", promptfmt.Document{Messages: []promptfmt.Message{user, promptfmt.NewMessage("assistant", "")}}, "an assistant message at the end"},
 		{"ends with assistant", promptfmt.Document{Messages: []promptfmt.Message{user, promptfmt.NewMessage("assistant", "a")}}, "an assistant message at the end"},
 		{"two users", promptfmt.Document{Messages: []promptfmt.Message{user, user}}, "message 2: a second user message in a row"},
 		{"system later", promptfmt.Document{Messages: []promptfmt.Message{user, promptfmt.NewMessage("system", "s"), user}}, "a system message after the first"},

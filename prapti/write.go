@@ -43,7 +43,7 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 }
 
 func write(doc *promptfmt.Document) ([]byte, error) {
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, format)
 	fail := func(i int, m *promptfmt.Message, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
 		if m != nil {

@@ -243,3 +243,24 @@ func corpusAsBody() *promptfmt.Document {
 		Messages: []promptfmt.Message{promptfmt.NewMessage("user", body)},
 	}
 }
+
+// A body not in canonical form is refused, not silently changed: the
+// error offers the canonical body as Nearest.
+func TestWriteRefusesNonCanonicalBody(t *testing.T) {
+	for _, tc := range []struct{ text, want, nearest string }{
+		{"hi", "no line break at its end", "hi\n"},
+		{"a\r\nb\n", "CR line breaks", "a\nb\n"},
+		{"a\rb", "CR line breaks and no line break at its end", "a\nb\n"},
+	} {
+		var b bytes.Buffer
+		err := Write(&b, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", tc.text)}})
+		require.ErrorContains(t, err, tc.want)
+		var ue *promptfmt.UnsupportedError
+		require.ErrorAs(t, err, &ue)
+		require.Equal(t, promptfmt.ThingText, ue.Thing)
+		require.NotNil(t, ue.Nearest)
+		require.Equal(t, tc.nearest, *ue.Nearest)
+		require.Empty(t, b.String())
+		require.NoError(t, Write(&b, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", *ue.Nearest)}}))
+	}
+}

@@ -17,14 +17,16 @@ import (
 // (mandatory keys first, in the order prompt-id, created-at, sha1-hash,
 // their values double-quoted; then the other keys in the author's order,
 // with the author's comments, or sorted when Meta no longer matches what
-// was read), "---", a blank line, then the body in canonical form (LF line
-// endings and a final LF), with no BOM. The body's bytes are never changed
-// otherwise, so its hash stays valid. A document the format cannot express
-// (not exactly one message, a role other than user, a name, metadata,
-// non-text parts, a body starting with a blank line, which reading skips)
-// is an error naming each thing, and nothing is written.
+// was read), "---", a blank line, then the body, with no BOM. The body's
+// bytes are never changed, so its hash stays valid. A document the format
+// cannot express (not exactly one message, a role other than user, a name,
+// metadata, non-text parts, a body starting with a blank line, which
+// reading skips, a body not in canonical form: LF line endings and a final
+// LF) is an error naming each thing, and nothing is written. For a body
+// not in canonical form the error's Nearest holds that form, which Adapt
+// uses.
 func Write(w io.Writer, doc *promptfmt.Document) error {
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, format)
 	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)
@@ -52,7 +54,21 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 				fail(i, m.Line, promptfmt.ThingPart, "part %d: a part of kind %s (the body is text)", j+1, p.Kind).Part = j
 			}
 		}
-		body = Canonical(m.Text())
+		text := m.Text()
+		body = Canonical(text)
+		if body != text {
+			// The body is stored as it is hashed; changing it is a change
+			// the caller must see (Adapt makes it, and says so).
+			var what []string
+			if lines.ToLF(text) != text {
+				what = append(what, "CR line breaks")
+			}
+			if !strings.HasSuffix(lines.ToLF(text), "\n") {
+				what = append(what, "no line break at its end")
+			}
+			nearest := body
+			fail(i, m.Line, promptfmt.ThingText, "text with %s (a prompt file's body has LF line breaks and ends with one)", strings.Join(what, " and ")).Nearest = &nearest
+		}
 		if strings.TrimLeft(body, " \t\r\n\f\v") != "" && strings.TrimSpace(lines.First(body)) == "" {
 			fail(i, m.Line, promptfmt.ThingText, "a body that starts with a blank line (reading skips blank lines before the body)")
 		}

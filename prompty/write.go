@@ -29,7 +29,7 @@ import (
 // line break; and a "name" metadata key (the name attribute is Message.Name).
 func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 	var b strings.Builder
-	var errs []error
+	errs := promptfmt.CommentErrors(doc, format)
 	if len(doc.Meta) > 0 {
 		if err := writeFrontMatter(&b, doc); err != nil {
 			errs = append(errs, err)

@@ -55,8 +55,23 @@
 // block every line is ignored, malformed command lines too (Upstream
 // rejects those). An unmatched "*/" is an error at its line; an unclosed
 // "/*" at the end of the file is an error at the outermost unclosed one.
-// Comments are not part of the Document, so Write (and promptfmt fmt)
-// leaves them out, as upstream's encoder does.
+// Upstream's decoder drops comments and its encoder writes none.
+//
+// Decision (comments): Parse keeps each comment, as written, in
+// Document.Comments, anchored to its place among the messages: before a
+// message, or inside one before a part or before a line of a text part;
+// Write puts each back there, so fmt keeps comments where the user wrote
+// them. A comment inside a ;raw block is written before the block, one
+// inside a ;meta or ;extra block where the block interrupted the text;
+// between two messages it belongs to the first (after its content),
+// unless that one is a ;raw block. Writers of other formats refuse the
+// comments (convert --lossy drops them, and says so).
+//
+// Decision (layout): Parse keeps the data of ;meta and ;extra blocks as
+// written and the order of a command's arguments (Document.Layout); Write
+// writes the blocks back as they were (the user's key order, JSON5
+// comments and style) while the Document still holds exactly what they
+// say, else afresh with sorted keys, and arguments in their written order.
 //
 // # Command lines
 //
@@ -120,6 +135,10 @@
 // one), and text before and after stays in order around it: the message's
 // content is a list of parts.
 //
+// Decision (empty name): name="" (on a role command, ;msg or in a ;raw
+// object) is read as no name, the model's Name "", with a warning: the
+// writer leaves it out, so the file would otherwise change silently.
+//
 // Decision (non-object blocks): upstream lets ;extra and ;meta hold any
 // JSON5 value and replaces the old one when either is not an object. Here
 // an object is merged; any other value is kept under the key "extra" (in
@@ -143,16 +162,19 @@
 //
 // # Writing
 //
-// Write writes the canonical form: ;meta first when Document.Meta is not
-// empty; then each message as its role command (;user, ;ai, ;sys, ;dev,
-// ;tool, or ;msg role=X), name=, id=, call_id=, then the other string
-// metadata whose key fits [a-z][a-z0-9_]*, sorted; then its parts in
-// order: text as data lines, every line starting with ';' written ";;",
-// tool calls as ;call, media as ;embed; then an ;extra block for the
-// remaining metadata. Values are quoted only when needed (empty, blanks,
+// Write writes the canonical form, with the comments and layout Parse kept
+// (see the decisions above): the comments before the first ;meta block,
+// ;meta when Document.Meta is not empty; then each message as its role
+// command (;user, ;ai, ;sys, ;dev, ;tool, or ;msg role=X), name=, id=,
+// call_id=, then the other string metadata whose key fits
+// [a-z][a-z0-9_]*, sorted (arguments read from a file keep their order);
+// then its parts in order: text as data lines, every line starting with
+// ';' written ";;", tool calls as ;call, media as ;embed; then an ;extra
+// block for the remaining metadata. Values are quoted only when needed (empty, blanks,
 // quotes, ';', control characters), with JSON escapes. JSON5 blocks are
 // written as upstream writes them: two-space indents, single quotes,
-// a comma after every member, keys sorted. A message the command form
+// a comma after every member, keys sorted (blocks read from a file are
+// written as read while they still hold the same values). A message the command form
 // cannot hold (disabled, adjacent or empty text parts among others, a
 // multi-line tool call, a tool result, a media value with blanks, a file
 // id or file name) is written as a ;raw block. So every Document can be

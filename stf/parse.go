@@ -17,7 +17,7 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}}
+	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}, layout: layout{metaAfter: -1}}
 	p.lines = lineCounter{s: p.s, line: 1}
 	p.text.src, p.block.src, p.block.track = p.s, p.s, true
 	if strings.IndexByte(p.s, '\r') >= 0 {
@@ -57,6 +57,20 @@ type parser struct {
 	parts []promptfmt.ContentPart // slab that messages' first parts are cut from
 	lines lineCounter
 	args  []arg // buffer for parseArgs
+	// pending are the comments read since the last flush; blockLine is
+	// the line of the outermost open ;/*.
+	pending   []pendingComment
+	blockLine int
+	layout    layout
+	sawMeta   bool
+}
+
+// emptyName warns of name="": the model has no empty name (Name "" is no
+// name), so the writer cannot put it back.
+func (p *parser) emptyName(name string, off int) {
+	if name == "" {
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, `name "" is no name: it is left out when the file is written`))
+	}
 }
 
 func (p *parser) errAt(off int, msg string, args ...any) error {
@@ -192,17 +206,24 @@ func (p *parser) command(pos int) (int, error) {
 	rest := line[i:]
 	switch {
 	case strings.HasPrefix(rest, "/*"):
+		if len(p.opens) == 0 {
+			p.blockLine = p.lines.at(pos)
+		}
 		p.opens = append(p.opens, pos)
 		return next, nil
 	case strings.HasPrefix(rest, "*/"):
 		if len(p.opens) == 0 {
 			return 0, p.errAt(pos+i, "*/ closes no block comment")
 		}
+		if len(p.opens) == 1 {
+			p.comment(p.opens[0], p.blockLine, p.s[p.opens[0]:end])
+		}
 		p.opens = p.opens[:len(p.opens)-1]
 		return next, nil
 	case len(p.opens) > 0:
 		return next, nil // every other line of a block comment is ignored
 	case strings.HasPrefix(rest, "#") || strings.HasPrefix(rest, "//"):
+		p.comment(pos, p.lines.at(pos), line)
 		return next, nil
 	}
 	j := i
@@ -237,6 +258,12 @@ func (p *parser) command(pos int) (int, error) {
 		}
 		if err := p.noArgs(name, args, argsOff); err != nil {
 			return 0, err
+		}
+		if name == "meta" && !p.sawMeta {
+			p.sawMeta = true
+			if len(p.doc.Messages) == 0 {
+				p.layout.metaAfter = len(p.doc.Comments)
+			}
 		}
 		p.open, p.at = name, pos
 		p.block.reset()
@@ -301,6 +328,7 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 				}
 				m.Role, hasRole = s, true
 			case "name":
+				p.emptyName(s, a.off)
 				m.Name = s
 			default:
 				setMeta(&m.Metadata, a.key, s)
@@ -320,6 +348,16 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 		}
 	}
 	m.Line = p.lines.at(pos)
+	if len(args) > 1 {
+		if p.layout.args == nil {
+			p.layout.args = map[int][]string{}
+		}
+		keys := make([]string, len(args))
+		for i, a := range args {
+			keys[i] = a.key
+		}
+		p.layout.args[m.Line] = keys
+	}
 	p.push(m)
 	return nil
 }
@@ -346,25 +384,30 @@ func setMeta(m *map[string]any, k string, v any) {
 // message they start one of the default role, unless they are blank.
 func (p *parser) flush() {
 	if p.text.n == 0 {
+		p.placeComments(-1, 0, 0)
 		return
 	}
 	t := p.text.String()
 	if p.cur < 0 {
 		if strings.TrimLeft(t, " \t\r\n") == "" {
 			p.text.reset()
+			p.placeComments(-1, 0, 0)
 			return
 		}
 		p.push(promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
 	}
 	p.text.reset()
 	if t == "" {
+		p.placeComments(-1, 0, 0)
 		return
 	}
 	m := &p.doc.Messages[p.cur]
 	if n := len(m.Content); n > 0 && m.Content[n-1].Kind == promptfmt.KindText {
+		p.placeComments(n-1, len(m.Content[n-1].Value), len(t))
 		m.Content[n-1].Value += t // text split by a block or comment joins without a separator
 		return
 	}
+	p.placeComments(len(m.Content), 0, len(t))
 	p.addPart(promptfmt.Text(t))
 }
 
@@ -413,9 +456,15 @@ func (p *parser) end(pos int) error {
 		p.push(m)
 		p.cur = -1
 	case "extra":
-		merge(&p.doc.Messages[p.cur].Metadata, "extra", v)
+		m := &p.doc.Messages[p.cur]
+		merge(&m.Metadata, "extra", v)
+		if p.layout.extra == nil {
+			p.layout.extra = map[int][]string{}
+		}
+		p.layout.extra[m.Line] = append(p.layout.extra[m.Line], text)
 	case "meta":
 		merge(&p.doc.Meta, "meta", v)
+		p.layout.meta = append(p.layout.meta, text)
 	}
 	return nil
 }
@@ -585,6 +634,10 @@ func (p *parser) finish() error {
 			p.cur = i
 			p.addPart(promptfmt.Text(""))
 		}
+	}
+	canonicalComments(p.doc)
+	if p.layout.metaAfter >= 0 || p.layout.meta != nil || p.layout.extra != nil || p.layout.args != nil {
+		p.doc.Layout = &p.layout
 	}
 	return nil
 }

@@ -119,9 +119,11 @@ func TestParseRules(t *testing.T) {
 				assert.Equal(t, map[string]any{"a": "x;y"}, doc.Messages[0].Metadata)
 				return
 			}
+			roundTrip(t, doc)
+			// Comments are tested by TestComments; here, what they leave.
+			doc.Comments = nil
 			want := &promptfmt.Document{Messages: tt.want, Meta: tt.meta}
 			assert.True(t, promptfmt.Equal(want, doc), "want %s\ngot  %s", js(want), js(doc))
-			roundTrip(t, doc)
 		})
 	}
 }
@@ -313,4 +315,19 @@ func TestPathological(t *testing.T) {
 	doc, err = Parse([]byte(";user\n" + strings.Repeat(";;\n", 1<<20)))
 	require.NoError(t, err)
 	assert.Len(t, doc.Messages[0].Text(), 2<<20-1)
+}
+
+// name="" is no name in the model; the writer leaves it out, so reading
+// it says so.
+func TestEmptyNameWarns(t *testing.T) {
+	for _, src := range []string{";user name=\"\"\nhi\n", ";raw\n{role: 'user', name: '', content: 'hi'}\n;end\n"} {
+		doc, err := Parse([]byte(src))
+		require.NoError(t, err, src)
+		require.Len(t, doc.Warnings, 1, src)
+		assert.Contains(t, doc.Warnings[0].String(), `name "" is no name`)
+		assert.Equal(t, "", doc.Messages[0].Name)
+	}
+	doc, err := Parse([]byte(";user name=a\nhi\n"))
+	require.NoError(t, err)
+	assert.Empty(t, doc.Warnings)
 }

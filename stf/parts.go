@@ -118,6 +118,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 				return fail("%s must be a string, not %s", k, promptfmt.DescribeValue(x))
 			}
 			if k == "name" {
+				p.emptyName(s, at)
 				m.Name = s
 			} else {
 				setMeta(&m.Metadata, k, s)

@@ -1,6 +1,7 @@
 package stf
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -21,8 +22,32 @@ import (
 // back, as one empty text part.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	var b []byte
-	var errs []error
-	if len(doc.Meta) > 0 {
+	errs := promptfmt.CommentErrors(doc, format)
+	for i, c := range doc.Comments {
+		if c.Format == format && !isComment(c.Text) {
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, Line: c.Line, Thing: promptfmt.ThingComment, Part: i,
+				What: fmt.Sprintf("comment %d is not one STF comment (a ;# or ;// line, or a ;/* ... ;*/ block)", i+1)})
+		}
+	}
+	places := commentPlaces(doc)
+	// The comments before the first message, up to the first ;meta block.
+	lead := places[0]
+	for k, i := range lead {
+		if doc.Comments[i].Part >= 0 && len(doc.Messages) > 0 {
+			lead = lead[:k]
+			break
+		}
+	}
+	l := layoutOf(doc)
+	if n := l.metaAfter; n >= 0 && n < len(lead) {
+		lead = lead[:n]
+	}
+	b = appendComments(b, doc, lead)
+	if blocks := l.meta; len(blocks) > 0 && promptfmt.EqualValues(decodeBlocks(blocks, "meta"), doc.Meta) {
+		for _, data := range blocks {
+			b = appendBlock(b, ";meta\n", data)
+		}
+	} else if len(doc.Meta) > 0 {
 		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
 		if err != nil {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
@@ -31,14 +56,23 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 	}
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
+		at := places[i]
+		if i == 0 {
+			at = at[len(lead):]
+		}
 		var err error
 		if err = check(m); err == nil {
-			b, err = appendMessage(b, m)
+			b, err = appendMessage(b, doc, l, m, at)
 		}
 		if err != nil {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: err.Error()})
 		}
 	}
+	end := places[len(doc.Messages)]
+	if len(doc.Messages) == 0 {
+		end = end[len(lead):]
+	}
+	b = appendComments(b, doc, end)
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
@@ -104,10 +138,18 @@ var roleNames = map[string]string{
 	"user": ";user", "assistant": ";ai", "system": ";sys", "developer": ";dev", "tool": ";tool",
 }
 
-func appendMessage(b []byte, m *promptfmt.Message) ([]byte, error) {
+// appendMessage appends m with its comments (indexes into doc.Comments,
+// those before it first).
+func appendMessage(b []byte, doc *promptfmt.Document, l *layout, m *promptfmt.Message, comments []int) ([]byte, error) {
 	if needsRaw(m) {
-		return appendRaw(b, m)
+		// A ;raw block holds no comment: all of them go before it.
+		return appendRaw(appendComments(b, doc, comments), m)
 	}
+	inside := comments
+	for len(inside) > 0 && doc.Comments[inside[0]].Part < 0 {
+		inside = inside[1:]
+	}
+	b = appendComments(b, doc, comments[:len(comments)-len(inside)])
 	if cmd, ok := roleNames[m.Role]; ok {
 		b = append(b, cmd...)
 	} else {
@@ -118,9 +160,22 @@ func appendMessage(b []byte, m *promptfmt.Message) ([]byte, error) {
 	}
 	// id and call_id first, then the other one-line string metadata by key;
 	// the rest goes in an ;extra block.
+	// The ;extra blocks as written, while the message still holds all
+	// they say; their keys are then not written again.
+	blocks := l.extra[m.Line]
+	verbatim := decodeBlocks(blocks, "extra")
+	for k, v := range verbatim {
+		if x, ok := m.Metadata[k]; !ok || !promptfmt.EqualValues(x, v) {
+			blocks, verbatim = nil, nil
+			break
+		}
+	}
 	var extra map[string]any
 	keys := make([]string, 0, len(m.Metadata))
 	for k, v := range m.Metadata {
+		if _, done := verbatim[k]; done {
+			continue
+		}
 		if s, ok := v.(string); ok && isKey(k) && k != "role" && k != "name" && utf8.ValidString(s) {
 			keys = append(keys, k)
 		} else {
@@ -130,16 +185,36 @@ func appendMessage(b []byte, m *promptfmt.Message) ([]byte, error) {
 			extra[k] = v
 		}
 	}
+	// In the order written, then id and call_id, then by name.
+	written := l.args[m.Line]
+	rank := func(k string) int {
+		if i := slices.Index(written, k); i >= 0 {
+			return i
+		}
+		return len(written)
+	}
 	slices.SortFunc(keys, func(x, y string) int {
-		return strings.Compare(argOrder(x), argOrder(y))
+		return cmp.Or(rank(x)-rank(y), strings.Compare(argOrder(x), argOrder(y)))
 	})
 	for _, k := range keys {
 		b = appendArg(b, k, m.Metadata[k].(string))
 	}
 	b = append(b, '\n')
-	for _, part := range m.Content {
+	for j, part := range m.Content {
+		here := inside
+		for len(inside) > 0 && doc.Comments[inside[0]].Part == j {
+			inside = inside[1:]
+		}
+		here = here[:len(here)-len(inside)]
+		if part.Kind != promptfmt.KindText {
+			b = appendComments(b, doc, here)
+		}
 		switch part.Kind {
 		case promptfmt.KindText:
+			if len(here) > 0 {
+				b = appendDataComments(b, doc, part.Value, here)
+				break
+			}
 			b = appendData(b, part.Value)
 		case promptfmt.KindToolCall:
 			b = append(b, ";call"...)
@@ -160,6 +235,10 @@ func appendMessage(b []byte, m *promptfmt.Message) ([]byte, error) {
 			}
 			b = appendData(append(b, '\n'), part.Value)
 		}
+	}
+	b = appendComments(b, doc, inside)
+	for _, data := range blocks {
+		b = appendBlock(b, ";extra\n", data)
 	}
 	if extra != nil {
 		var err error
@@ -219,4 +298,24 @@ func appendData(b []byte, text string) []byte {
 		b = append(b, line...)
 	}
 	return append(b, '\n')
+}
+
+// decodeBlocks merges the JSON5 data of ;meta or ;extra blocks as Parse
+// does; nil when there are none or one no longer decodes.
+func decodeBlocks(blocks []string, key string) map[string]any {
+	var out map[string]any
+	for _, data := range blocks {
+		v, err := json5.Parse(data)
+		if err != nil {
+			return nil
+		}
+		merge(&out, key, v)
+	}
+	return out
+}
+
+// appendBlock appends a block command, its data lines (escaped as data)
+// and ;end.
+func appendBlock(b []byte, cmd, data string) []byte {
+	return append(appendData(append(b, cmd...), data), ";end\n"...)
 }

@@ -82,7 +82,7 @@ func TestConvertTree(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
 		return p
 	}
-	put("a.stf", ";user\nhi\n")
+	put("a.stf", ";user\nhi\n\n") // text "hi\n": a body a prompt file holds as it is
 	put("sub/b.prompty", "system:\nbe brief\n\nuser:\nhello\n")
 	put("sub/c.stf", ";user\none\n;ai\ntwo\n")
 	put(".hidden/d.stf", ";user\nskipped\n")
@@ -127,4 +127,40 @@ func TestConvertTree(t *testing.T) {
 	_, errOut, status = runCmd(t, "", "fmt", tpl)
 	assert.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, "a pdl template")
+}
+
+// A change the target forces (a prompt file's body ends with a line
+// break) is refused without --lossy, naming the line, and listed with it.
+func TestConvertForcedChange(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(src, []byte(";user\nhi\n"), 0o644))
+	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", src)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, src+":1: promptfile: message 1 (line 1): text with no line break at its end")
+	out, errOut, status := runCmd(t, "", "convert", "--lossy", "-t", "promptfile", src)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "---\n---\n\nhi\n", out)
+	assert.Contains(t, errOut, "added a line break at the end of its text")
+}
+
+// fmt keeps STF comments; convert to a format without them refuses each,
+// at its line, and --lossy drops each and says so.
+func TestCommentsKeptOrNamed(t *testing.T) {
+	src := ";# why this prompt\n;user\nhi\n;// later\nthere\n"
+	f := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(f, []byte(src), 0o644))
+	out, errOut, status := runCmd(t, "", "fmt", f)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, src, out)
+
+	_, errOut, status = runCmd(t, "", "convert", "-t", "pdl", f)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, f+`:1: pdl: document: the stf comment ";# why this prompt"`)
+	assert.Contains(t, errOut, f+`:4: pdl: document: the stf comment ";// later"`)
+
+	out, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "pdl", f)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "<|user|>\n\nhi\nthere\n", out)
+	assert.Contains(t, errOut, `dropped the comment ";# why this prompt"`)
+	assert.Contains(t, errOut, `dropped the comment ";// later"`)
 }

@@ -172,10 +172,13 @@ func TestSTF(t *testing.T) {
 	assert.Equal(t, "tool_call", msgs[2]["content"].([]any)[1].(map[string]any)["kind"])
 	assert.Equal(t, "image", msgs[5]["content"].([]any)[1].(map[string]any)["kind"])
 
-	// fmt: comments go, the canonical form stays as it is.
+	// fmt: comments and the ;meta block stay as written, the canonical
+	// form stays as it is.
 	canonical, _, status := runCmd(t, "", "fmt", stfExample)
 	require.Equal(t, 0, status)
-	assert.NotContains(t, canonical, ";#")
+	assert.Contains(t, canonical, ";# A support conversation in STF")
+	assert.Contains(t, canonical, ";/*\nNotes for the next editor")
+	assert.Contains(t, canonical, ";meta\n{\n  title: 'Stalled rollout, 2026-11-20',\n  tags: ['incident', 'staging'],\n}\n;end\n")
 	f := writeFile(t, "chat.stf", canonical)
 	again, _, status := runCmd(t, "", "fmt", f)
 	require.Equal(t, 0, status)
