@@ -70,6 +70,7 @@ func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, err
 		if err == nil {
 			return a.doc, a.changes, nil
 		}
+		Locate(a.doc, err)
 		errs, ok := unsupportedErrors(err)
 		if !ok {
 			return nil, a.changes, err
@@ -169,9 +170,9 @@ func (a *adapter) fix(errs []*UnsupportedError) bool {
 }
 
 func (a *adapter) note(e *UnsupportedError, i int, done string, args ...any) {
-	c := Change{Format: e.Format, Message: -1, What: e.What, Done: fmt.Sprintf(done, args...)}
+	c := Change{Format: e.Format, Message: -1, Line: e.Line, What: e.What, Done: fmt.Sprintf(done, args...)}
 	if i >= 0 {
-		c.Message, c.Line = a.orig[i], a.doc.Messages[i].Line
+		c.Message = a.orig[i]
 	}
 	a.changes = append(a.changes, c)
 }
@@ -199,7 +200,6 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 			text += "…"
 		}
 		a.note(e, -1, "dropped the comment %q", text)
-		a.changes[len(a.changes)-1].Line = c.Line
 		d.Comments = slices.Delete(d.Comments, e.Part, e.Part+1)
 		return true
 	case ThingMessages:

@@ -125,6 +125,9 @@ type UnsupportedError struct {
 	Thing Thing
 	Part  int    // index of the content part, for ThingPart; of the comment, for ThingComment
 	Key   string // the metadata key, for ThingMeta and ThingMetadata; "" for all of it
+	// TextLine is, for ThingText, the 1-based line of the message's text
+	// the error is about; 0 for the whole text.
+	TextLine int
 	// Nearest is, for ThingText, the text nearest the message's that the
 	// format can hold, when the writer knows it (a prompt file's body with
 	// a line break added at its end); nil otherwise.

@@ -25,6 +25,7 @@
 package promptfmt
 
 import (
+	"maps"
 	"fmt"
 	"math"
 	"reflect"
@@ -104,6 +105,11 @@ type Message struct {
 	// Line is the 1-based line of the message's start in the parsed source,
 	// 0 when unknown. It is not part of the message's value: Equal ignores it.
 	Line int `json:"-"`
+	// TextLine is the source line of the text's first line, and KeyLines
+	// that of each metadata key, when the parser knows them: [Locate]
+	// points a writer's refusal at the thing refused. Not part of the value.
+	TextLine int            `json:"-"`
+	KeyLines map[string]int `json:"-"`
 }
 
 // NewMessage returns a message of the given role with one text part.
@@ -138,6 +144,7 @@ func (m Message) Clone() Message {
 	if m.Metadata != nil {
 		m.Metadata = cloneValue(m.Metadata).(map[string]any)
 	}
+	m.KeyLines = maps.Clone(m.KeyLines)
 	return m
 }
 
@@ -184,6 +191,9 @@ type Document struct {
 	// Comments are the file's comments, in source order: never sent to a
 	// model, kept so that writing the file back puts each where it was.
 	Comments []Comment `json:"comments,omitempty"`
+	// KeyLines is the source line of each Meta key, when the parser knows
+	// it (see [Locate]).
+	KeyLines map[string]int `json:"-"`
 	// Layout is how the file laid out what the Document holds, beyond its
 	// meaning (STF keeps its ;meta and ;extra blocks as written): a parser
 	// keeps it for its own format's writer, which uses it only where the

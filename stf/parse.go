@@ -43,20 +43,21 @@ func estimateMessages(s string) int {
 }
 
 type parser struct {
-	src   []byte
-	s     string // the source, one copy: message texts are substrings of it
-	cfg   config
-	doc   *promptfmt.Document
-	crlf  bool // every LF follows a CR: the file's lines end in CRLF
-	cur   int  // index of the current message, -1 when there is none
-	text  buffer
-	block buffer                  // data lines of the pending polyadic command
-	open  string                  // the pending polyadic command (raw, extra, meta), or ""
-	at    int                     // offset of its command line
-	opens []int                   // offsets of the /* lines of the open block comments
-	parts []promptfmt.ContentPart // slab that messages' first parts are cut from
-	lines lineCounter
-	args  []arg // buffer for parseArgs
+	src              []byte
+	s                string // the source, one copy: message texts are substrings of it
+	cfg              config
+	doc              *promptfmt.Document
+	crlf             bool // every LF follows a CR: the file's lines end in CRLF
+	cur              int  // index of the current message, -1 when there is none
+	text             buffer
+	block            buffer                  // data lines of the pending polyadic command
+	open             string                  // the pending polyadic command (raw, extra, meta), or ""
+	at               int                     // offset of its command line
+	atLine, textLine int                     // lines of that command and of the pending text
+	opens            []int                   // offsets of the /* lines of the open block comments
+	parts            []promptfmt.ContentPart // slab that messages' first parts are cut from
+	lines            lineCounter
+	args             []arg // buffer for parseArgs
 	// pending are the comments read since the last flush; blockLine is
 	// the line of the outermost open ;/*.
 	pending   []pendingComment
@@ -182,6 +183,9 @@ func (p *parser) data(pos int) (int, error) {
 		}
 		return next, nil
 	}
+	if p.text.n == 0 {
+		p.textLine = p.lines.at(start)
+	}
 	if !p.crlf {
 		p.text.add(raw, start, true)
 		return next, nil
@@ -265,7 +269,7 @@ func (p *parser) command(pos int) (int, error) {
 				p.layout.metaAfter = len(p.doc.Comments)
 			}
 		}
-		p.open, p.at = name, pos
+		p.open, p.at, p.atLine = name, pos, p.lines.at(pos)
 		p.block.reset()
 		return next, nil
 	case "flush":
@@ -408,6 +412,9 @@ func (p *parser) flush() {
 		return
 	}
 	p.placeComments(len(m.Content), 0, len(t))
+	if len(m.Content) == 0 {
+		m.TextLine = p.textLine
+	}
 	p.addPart(promptfmt.Text(t))
 }
 
@@ -458,15 +465,33 @@ func (p *parser) end(pos int) error {
 	case "extra":
 		m := &p.doc.Messages[p.cur]
 		merge(&m.Metadata, "extra", v)
+		keyLines(&m.KeyLines, v, "extra", p.atLine)
 		if p.layout.extra == nil {
 			p.layout.extra = map[int][]string{}
 		}
 		p.layout.extra[m.Line] = append(p.layout.extra[m.Line], text)
 	case "meta":
 		merge(&p.doc.Meta, "meta", v)
+		keyLines(&p.doc.KeyLines, v, "meta", p.atLine)
 		p.layout.meta = append(p.layout.meta, text)
 	}
 	return nil
+}
+
+// keyLines records line as the line of each key v (merged as merge does)
+// sets.
+func keyLines(dst *map[string]int, v any, key string, line int) {
+	if *dst == nil {
+		*dst = map[string]int{}
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		(*dst)[key] = line
+		return
+	}
+	for k := range obj {
+		(*dst)[k] = line
+	}
 }
 
 // merge merges an object into *dst (its keys win); any other value is

@@ -40,6 +40,7 @@ func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
 	}
 	var out bytes.Buffer
 	if err := f.write(&out, doc); err != nil {
+		promptfmt.Locate(doc, err) // the line in the file, not the message's
 		c.report(in, err)
 		return nil, exitInvalid
 	}

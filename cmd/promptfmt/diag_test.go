@@ -94,7 +94,7 @@ func TestConvertTree(t *testing.T) {
 
 	_, errOut, status = runCmd(t, "", "convert", "-t", "promptfile", "-o", out, dir)
 	assert.Equal(t, exitInvalid, status)
-	assert.Contains(t, errOut, filepath.Join(dir, "sub/b.prompty")+": promptfile: document: 2 messages")
+	assert.Contains(t, errOut, filepath.Join(dir, "sub/b.prompty")+":4: promptfile: document: 2 messages", "named at the first message too many")
 	assert.True(t, strings.HasSuffix(errOut, "promptfmt: converted 3 files, 2 failed\n"), errOut)
 	got, err := os.ReadFile(filepath.Join(out, "a.prompt"))
 	require.NoError(t, err)
@@ -163,4 +163,18 @@ func TestCommentsKeptOrNamed(t *testing.T) {
 	assert.Equal(t, "<|user|>\n\nhi\nthere\n", out)
 	assert.Contains(t, errOut, `dropped the comment ";# why this prompt"`)
 	assert.Contains(t, errOut, `dropped the comment ";// later"`)
+}
+
+// A refusal names the line of the thing refused, in the file: the first
+// message too many, an ;extra block's line.
+func TestRefusalLines(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(f, []byte(";user\nhi\n\n;ai\nanswer\n\n;extra\n{k: 1}\n;end\n"), 0o644))
+	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", f)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, f+":4: promptfile: document: 2 messages")
+	assert.Contains(t, errOut, f+":7: promptfile: message 2 (line 7): message metadata")
+	_, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "promptfile", f)
+	assert.Equal(t, exitOK, status, errOut)
+	assert.Contains(t, errOut, f+":7: change: dropped metadata k = 1")
 }

@@ -1,0 +1,82 @@
+package promptfmt
+
+import (
+	"errors"
+)
+
+// Locate points each *UnsupportedError in err (joined ones too) at the
+// source line of the thing it is about, as doc's parser recorded it: a
+// metadata key's line, a line of the text, the first message too many, a
+// document metadata key's line, a comment's line. An error whose thing has
+// no known line keeps its message's line. Adapt locates the changes it
+// makes; a command that prints a writer's refusal for a file calls Locate
+// first, so each names the line in the file, not within the message.
+func Locate(doc *Document, err error) {
+	var ue *UnsupportedError
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			Locate(doc, e)
+		}
+		return
+	}
+	if !errors.As(err, &ue) {
+		return
+	}
+	if line := doc.line(ue); line > 0 {
+		ue.Line = line
+	}
+}
+
+// line is the source line of what e is about, 0 when unknown.
+func (d *Document) line(e *UnsupportedError) int {
+	if e.Message < 0 {
+		switch e.Thing {
+		case ThingMessages:
+			if len(d.Messages) > 1 {
+				return d.Messages[1].Line // the first message too many
+			}
+		case ThingMeta:
+			return d.metaLine(e.Key)
+		case ThingComment:
+			if e.Part >= 0 && e.Part < len(d.Comments) {
+				return d.Comments[e.Part].Line
+			}
+		}
+		return 0
+	}
+	if e.Message >= len(d.Messages) {
+		return 0
+	}
+	m := &d.Messages[e.Message]
+	switch {
+	case e.Thing == ThingMetadata && e.Key != "":
+		if l := m.KeyLines[e.Key]; l > 0 {
+			return l
+		}
+	case e.Thing == ThingMetadata:
+		if l := firstLine(m.KeyLines); l > 0 {
+			return l
+		}
+	case e.Thing == ThingText && e.TextLine > 0 && m.TextLine > 0:
+		return m.TextLine + e.TextLine - 1
+	}
+	return m.Line
+}
+
+// metaLine is the line of Meta key k ("" for the first).
+func (d *Document) metaLine(k string) int {
+	if k == "" {
+		return firstLine(d.KeyLines)
+	}
+	return d.KeyLines[k]
+}
+
+func firstLine(lines map[string]int) int {
+	first := 0
+	for _, l := range lines {
+		if l > 0 && (first == 0 || l < first) {
+			first = l
+		}
+	}
+	return first
+}
