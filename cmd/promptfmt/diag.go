@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/abbrev"
 )
 
 // diagnostic is one problem with a file, printed as text with the source
@@ -55,8 +56,13 @@ func (c *cli) warn(in *input, severity string) {
 	}
 }
 
+// maxMessage bounds a message or hint as printed: Errorf and Warnf cut the
+// values they quote, and this catches any message built otherwise.
+const maxMessage = 4 * promptfmt.TextLimit
+
 func (c *cli) emit(in *input, d diagnostic) {
 	d.File = in.display()
+	d.Message, d.Hint = abbrev.Middle(d.Message, maxMessage), abbrev.Middle(d.Hint, maxMessage)
 	if c.jsonDiag {
 		w := c.stderr
 		if c.diagStdout {

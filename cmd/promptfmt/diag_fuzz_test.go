@@ -189,3 +189,22 @@ func TestCheckDirEdgeErrors(t *testing.T) {
 	assert.Equal(t, exitInvalid, status, errOut)
 	assert.Contains(t, errOut, tpl+":5:5: '}}' expected here\n   5 | {{ x\n     |     ^\n")
 }
+
+// A diagnostic never echoes a huge value: Errorf and Warnf cut what they
+// quote, whichever parser calls them, and the printer bounds any message.
+func TestDiagnosticsCutHugeValues(t *testing.T) {
+	const mb2 = 2 << 20
+	for _, c := range []struct{ name, src, want string }{
+		{"command.stf", ";" + strings.Repeat("a", mb2) + "\nhi\n", `... (2097152 bytes) (known:`},
+		{"role.stf", ";user role=" + strings.Repeat("r", mb2) + "\nhi\n", "bytes cut"},
+		{"id.prompt", "---\nprompt-id: " + strings.Repeat("P", mb2) + "x\n---\n\nbody\n", `... (2097153 bytes) is malformed`},
+	} {
+		file := writeFile(t, c.name, c.src)
+		for _, args := range [][]string{{"check", file}, {"check", "--json", file}} {
+			out, errOut, status := runCmd(t, "", args...)
+			assert.Equal(t, exitInvalid, status)
+			assert.Less(t, len(out)+len(errOut), 8<<10, "%v", args)
+			assert.Contains(t, out+errOut, c.want, "%v", args)
+		}
+	}
+}
