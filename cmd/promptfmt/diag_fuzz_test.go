@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -205,6 +206,37 @@ func TestDiagnosticsCutHugeValues(t *testing.T) {
 			assert.Equal(t, exitInvalid, status)
 			assert.Less(t, len(out)+len(errOut), 8<<10, "%v", args)
 			assert.Contains(t, out+errOut, c.want, "%v", args)
+		}
+	}
+}
+
+// One rule for the model's numbers and nesting (internal/values), in every
+// format: check, parse and messages all refuse a value JSON cannot hold,
+// with the same message at the same place (parse and messages used to fail
+// at JSON encoding where check passed).
+func TestValuesRuleCommandsAgree(t *testing.T) {
+	inf := "Infinity is not a JSON number (or the number is too large for a 64-bit float)"
+	for _, c := range []struct{ name, src, want string }{
+		{"meta.stf", ";meta\n{a: NaN}\n;end\n;user\nhi\n", ":2:5: ;meta block: NaN is not a JSON number"},
+		{"args.stf", ";user {x: Infinity}\nhi\n", ":1:11: JSON5 arguments: " + inf},
+		{"call.stf", ";user\nq\n;ai\n;call name=f\n{\"x\": 1e400}\n", ":5:7: tool call arguments: " + inf},
+		{"nan.prompt", "---\nx: .nan\n---\nbody\n", ":2:4: front matter: NaN is not a JSON number"},
+		{"big.prompt", "---\nx: 1e400\n---\nbody\n", ":2:4: front matter: " + inf},
+		{"nan.prompty", "---\nname: t\nx: -.inf\n---\nuser:\nhi\n", ":3:4: front matter: -" + inf},
+		{"deep.prompt", "---\nx: " + strings.Repeat("{a: ", 8000) + "1" + strings.Repeat("}", 8000) + "\n---\nbody\n",
+			":2:4000: front matter: nested deeper than 1000 levels"},
+		{"deep.stf", ";meta\n" + strings.Repeat("[", 8000) + strings.Repeat("]", 8000) + "\n;end\n;user\nhi\n",
+			":2:1001: ;meta block: nested deeper than 1000 levels"},
+	} {
+		file := writeFile(t, c.name, c.src)
+		for _, cmd := range []string{"check", "parse", "messages"} {
+			out, errOut, status := runCmd(t, "", cmd, file)
+			assert.Equal(t, exitInvalid, status, "%s %s: %s", cmd, c.name, out)
+			assert.True(t, strings.HasPrefix(errOut, file+c.want+"\n"), "%s %s: %.300s", cmd, c.name, errOut)
+			if !strings.Contains(c.want, "nested") {
+				assert.Contains(t, errOut, "hint: "+values.NonFiniteHint, "%s %s", cmd, c.name)
+			}
+			assert.Empty(t, out, "%s %s", cmd, c.name)
 		}
 	}
 }
