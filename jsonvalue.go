@@ -1,10 +1,12 @@
 package promptfmt
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/promptfmt/promptfmt/internal/values"
@@ -151,6 +153,70 @@ func EncodeJSON(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
+
+// WriteJSON writes v to w as EncodeJSON encodes it, indented by two
+// spaces a level, and a final newline: what json.Encoder with SetIndent
+// writes. It streams the indentation rather than building the indented
+// text, whose size grows with the square of the nesting depth (a value
+// nested 1000 deep is a few kilobytes compact and megabytes indented), so
+// that its memory stays linear in the compact size.
+func WriteJSON(w io.Writer, v any) error {
+	compact, err := EncodeJSON(v)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	depth, inString := 0, false
+	newline := func(depth int) {
+		bw.WriteByte('\n')
+		for n := 2 * depth; n > 0; n -= len(spaces) {
+			bw.WriteString(spaces[:min(n, len(spaces))])
+		}
+	}
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		if inString {
+			bw.WriteByte(c)
+			switch c {
+			case '\\':
+				i++
+				bw.WriteByte(compact[i]) // EncodeJSON's text is valid: an escape has its character
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			bw.WriteByte(c)
+		case '{', '[':
+			bw.WriteByte(c)
+			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
+				i++
+				bw.WriteByte(compact[i]) // {} and [] stay on one line
+				continue
+			}
+			depth++
+			newline(depth)
+		case '}', ']':
+			depth--
+			newline(depth)
+			bw.WriteByte(c)
+		case ',':
+			bw.WriteByte(c)
+			newline(depth)
+		case ':':
+			bw.WriteString(": ")
+		default:
+			bw.WriteByte(c)
+		}
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+const spaces = "                                                                                                                                "
 
 // DescribeValue names the kind of a JSON-like value for a message: "null",
 // "an array", "an object", "a string", "a boolean" or "a number" (any

@@ -1,7 +1,10 @@
 package promptfmt
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -58,4 +61,50 @@ func TestDecodeJSONRefuses(t *testing.T) {
 	if _, err := DecodeJSON([]byte(`1 2`)); err == nil || err.Error() != "text after the JSON value" {
 		t.Errorf("text after: %v", err)
 	}
+}
+
+// WriteJSON writes what json.Encoder with a two-space indent writes.
+func TestWriteJSON(t *testing.T) {
+	for _, v := range []any{
+		nil, 1, "a\"\\{[,:]}", []any{}, map[string]any{},
+		map[string]any{"b": []any{int64(1), "x,y", map[string]any{}, []any{[]any{}}, nil, true}, "a": map[string]any{"c": "<&>"}, "\"k:": 1.5},
+		&Document{Meta: map[string]any{"m": []any{"\\\""}}, Messages: []Message{{Role: "user", Content: []ContentPart{Text("hi {x}")}}}},
+	} {
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&got, v); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("WriteJSON(%#v) =\n%s\nwant\n%s", v, got.String(), want.String())
+		}
+	}
+	if err := WriteJSON(io.Discard, math.NaN()); err == nil {
+		t.Error("NaN encoded")
+	}
+}
+
+func FuzzWriteJSON(f *testing.F) {
+	f.Add([]byte(`{"a": [1, {}, [], "x\"\\", {"b": null}], "c": "\u2028<>"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := DecodeJSON(data)
+		if err != nil {
+			return
+		}
+		var want, got bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&got, v); err != nil || got.String() != want.String() {
+			t.Fatalf("WriteJSON(%q) = %q, %v; want %q", data, got.String(), err, want.String())
+		}
+	})
 }
