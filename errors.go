@@ -2,6 +2,7 @@ package promptfmt
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt/internal/abbrev"
@@ -47,10 +48,51 @@ func (e *ParseError) Message() string {
 // Unwrap returns the underlying cause.
 func (e *ParseError) Unwrap() error { return e.Err }
 
-// Errorf returns a ParseError at byte offset off of src.
+// Errorf returns a ParseError at byte offset off of src. A long string
+// argument is cut (see [QuoteLimit]).
 func Errorf(format string, src []byte, off int, msgFormat string, args ...any) *ParseError {
 	line, col := Position(src, off)
-	return &ParseError{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, args...)}
+	return &ParseError{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, cutArgs(args)...)}
+}
+
+// Limits on the strings Errorf and Warnf put in a message, so that no
+// parser echoes a huge value (a 2 MB line, key or value) into an error:
+// quoted (%q), a string shows its first QuoteLimit bytes, then how long it
+// was; as text (%s, %v), its first and last TextLimit/2 bytes, around the
+// number of bytes left out (a parser may pass a message it built as %s).
+const (
+	QuoteLimit = 100
+	TextLimit  = 1000
+)
+
+// cutArgs returns args with each string longer than QuoteLimit replaced by
+// a longString, which prints cut.
+func cutArgs(args []any) []any {
+	out, copied := args, false
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > QuoteLimit {
+			if !copied {
+				out, copied = slices.Clone(args), true // the caller's slice is left as it is
+			}
+			out[i] = longString(s)
+		}
+	}
+	return out
+}
+
+// longString is a string argument that prints cut.
+type longString string
+
+func (s longString) Format(f fmt.State, verb rune) {
+	switch verb {
+	case 'q':
+		head, _ := abbrev.Cut(string(s), QuoteLimit)
+		fmt.Fprintf(f, fmt.FormatString(f, verb)+"... (%d bytes)", head, len(s))
+	case 's', 'v':
+		fmt.Fprintf(f, fmt.FormatString(f, verb), abbrev.Middle(string(s), TextLimit))
+	default:
+		fmt.Fprintf(f, fmt.FormatString(f, verb), string(s))
+	}
 }
 
 // Warning is a non-fatal finding of a parser, positioned like a ParseError.
@@ -64,10 +106,11 @@ type Warning struct {
 	Hint   string `json:"hint,omitempty"` // how to fix it, when that helps
 }
 
-// Warnf returns a Warning at byte offset off of src.
+// Warnf returns a Warning at byte offset off of src. A long string argument
+// is cut, as by Errorf.
 func Warnf(format string, src []byte, off int, msgFormat string, args ...any) Warning {
 	line, col := Position(src, off)
-	return Warning{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, args...)}
+	return Warning{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, cutArgs(args)...)}
 }
 
 // String reads like a ParseError: "format:line:col: message".

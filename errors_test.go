@@ -3,6 +3,7 @@ package promptfmt
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -60,5 +61,23 @@ func TestUnsupportedError(t *testing.T) {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// No message echoes a huge value: quoted, it shows its start and length;
+// as text, its start and end.
+func TestErrorfCutsLongValues(t *testing.T) {
+	huge := strings.Repeat("a", 2<<20) + "Z"
+	e := Errorf("stf", []byte("x"), 0, "unknown command %q (known: user)", huge)
+	want := `unknown command "` + strings.Repeat("a", QuoteLimit) + `"... (2097153 bytes) (known: user)`
+	if e.Msg != want {
+		t.Errorf("Msg = %.300q", e.Msg)
+	}
+	w := Warnf("promptfile", []byte("x"), 0, "%s: %d, %q", huge, 7, "short")
+	if len(w.Msg) > TextLimit+100 || !strings.HasSuffix(w.Msg, `aZ: 7, "short"`) || !strings.Contains(w.Msg, "bytes cut") {
+		t.Errorf("Msg = %.300q (%d bytes)", w.Msg, len(w.Msg))
+	}
+	if got := Errorf("x", nil, 0, "%q and %s", "é", "b").Msg; got != `"é" and b` {
+		t.Errorf("a short value is left alone: %q", got)
 	}
 }

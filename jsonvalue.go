@@ -1,27 +1,125 @@
 package promptfmt
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
+// JSONError is a problem DecodeJSON or CheckJSON found in JSON text, at
+// byte Offset of it, so that a format can position it in its file. Error
+// is the message alone.
+type JSONError struct {
+	Offset int
+	Msg    string
+	Hint   string // how to write it instead, when that helps
+	Err    error  // encoding/json's error, for a syntax error
+}
+
+// Error returns the message, without the position (Offset holds it).
+func (e *JSONError) Error() string { return e.Msg }
+
+// Unwrap returns encoding/json's error, if any.
+func (e *JSONError) Unwrap() error { return e.Err }
+
 // DecodeJSON decodes one JSON value into the model's JSON-like values:
-// integers that fit become int64, other numbers float64 (plain
+// integers that fit become int64 (-0 too, as 0: a PDL schema's integer
+// may be written -0), other numbers float64 (plain
 // encoding/json would make 30 a float64 and a template print "30.0").
-// Text after the value is an error.
+// Text after the value is an error. So is a number too large for a
+// float64 (1e400) and nesting deeper than values.MaxDepth: a *JSONError
+// at the number or bracket, with the message and hint of internal/values,
+// as every format gives them.
 func DecodeJSON(data []byte) (any, error) {
+	problem := checkValues(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) && (problem == nil || int(se.Offset)-1 <= problem.Offset) {
+			return nil, &JSONError{Offset: max(int(se.Offset)-1, 0), Msg: err.Error(), Err: err}
+		}
+		if problem != nil {
+			return nil, problem
+		}
 		return nil, err
+	}
+	if problem != nil && problem.Offset < int(dec.InputOffset()) {
+		return nil, problem
 	}
 	if dec.More() {
 		return nil, errors.New("text after the JSON value")
 	}
 	return numbers(v), nil
+}
+
+// CheckJSON reports whether data is one JSON value that DecodeJSON reads:
+// nil, or the error DecodeJSON returns.
+func CheckJSON(data []byte) error {
+	if !json.Valid(data) {
+		_, err := DecodeJSON(data)
+		if err == nil { // json.Valid and Decode disagree only on white space after the value
+			err = errors.New("not a JSON value")
+		}
+		return err
+	}
+	if problem := checkValues(data); problem != nil {
+		return problem
+	}
+	return nil
+}
+
+// checkValues finds the first bracket nested deeper than values.MaxDepth
+// and the first number that is not finite as a float64, in one pass that
+// reads JSON text (valid or not) without decoding it.
+func checkValues(data []byte) *JSONError {
+	depth := 0
+	for i := 0; i < len(data); {
+		switch c := data[i]; {
+		case c == '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			i++
+		case c == '[' || c == '{':
+			if depth++; depth > values.MaxDepth {
+				return &JSONError{Offset: i, Msg: values.DepthMessage()}
+			}
+			i++
+		case c == ']' || c == '}':
+			depth--
+			i++
+		case c == '-' || c >= '0' && c <= '9':
+			j, exp := i+1, false
+			for ; j < len(data); j++ {
+				d := data[j]
+				if d == 'e' || d == 'E' {
+					exp = true
+				} else if d != '+' && d != '-' && d != '.' && (d < '0' || d > '9') {
+					break
+				}
+			}
+			// Only an exponent or over 308 digits makes a float64 overflow.
+			if exp || j-i > 308 {
+				if f, _ := strconv.ParseFloat(string(data[i:j]), 64); values.CheckFloat(f) != "" {
+					return &JSONError{Offset: i, Msg: values.CheckFloat(f), Hint: values.NonFiniteHint}
+				}
+			}
+			i = j
+		default:
+			i++
+		}
+	}
+	return nil
 }
 
 func numbers(v any) any {
@@ -55,6 +153,70 @@ func EncodeJSON(v any) ([]byte, error) {
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
+
+// WriteJSON writes v to w as EncodeJSON encodes it, indented by two
+// spaces a level, and a final newline: what json.Encoder with SetIndent
+// writes. It streams the indentation rather than building the indented
+// text, whose size grows with the square of the nesting depth (a value
+// nested 1000 deep is a few kilobytes compact and megabytes indented), so
+// that its memory stays linear in the compact size.
+func WriteJSON(w io.Writer, v any) error {
+	compact, err := EncodeJSON(v)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	depth, inString := 0, false
+	newline := func(depth int) {
+		bw.WriteByte('\n')
+		for n := 2 * depth; n > 0; n -= len(spaces) {
+			bw.WriteString(spaces[:min(n, len(spaces))])
+		}
+	}
+	for i := 0; i < len(compact); i++ {
+		c := compact[i]
+		if inString {
+			bw.WriteByte(c)
+			switch c {
+			case '\\':
+				i++
+				bw.WriteByte(compact[i]) // EncodeJSON's text is valid: an escape has its character
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			bw.WriteByte(c)
+		case '{', '[':
+			bw.WriteByte(c)
+			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
+				i++
+				bw.WriteByte(compact[i]) // {} and [] stay on one line
+				continue
+			}
+			depth++
+			newline(depth)
+		case '}', ']':
+			depth--
+			newline(depth)
+			bw.WriteByte(c)
+		case ',':
+			bw.WriteByte(c)
+			newline(depth)
+		case ':':
+			bw.WriteString(": ")
+		default:
+			bw.WriteByte(c)
+		}
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+const spaces = "                                                                                                                                "
 
 // DescribeValue names the kind of a JSON-like value for a message: "null",
 // "an array", "an object", "a string", "a boolean" or "a number" (any

@@ -25,8 +25,8 @@
 package promptfmt
 
 import (
-	"maps"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"

@@ -118,7 +118,9 @@
 //     "<" and ">" around a value ({{ "<" }}{{ v }}{{ ">" }}) gives the
 //     value the power to form a token, there as here.
 //   - A lone CR ends a line (upstream keeps it as text); an input that is
-//     not UTF-8 is an error.
+//     not UTF-8 is an error. A leading byte order mark is skipped with a
+//     warning, as in every format (upstream reads it as text before the
+//     first turn); positions still count its three bytes.
 //   - Upstream's synthetic <|assistant|> and Rust's str::lines are not
 //     needed: the turns are found in one pass over the text.
 package pdl

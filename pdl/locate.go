@@ -13,6 +13,7 @@ import (
 // the rendered text and reported in the file as written.
 type source struct {
 	orig     []byte
+	bom      int // length of a leading byte order mark in orig, not in norm
 	norm     string
 	rendered string
 	seps     map[string][]int // file lines of each separator, as written, once needed
@@ -23,12 +24,12 @@ type source struct {
 func (s *source) same() bool { return s.rendered == s.norm }
 
 // origOffset turns an offset of norm into one of orig: normalising only
-// shortened each CRLF by one byte.
+// dropped a leading BOM and shortened each CRLF by one byte.
 func (s *source) origOffset(off int) int {
-	if len(s.orig) == len(s.norm) {
-		return off
+	if len(s.orig)-s.bom == len(s.norm) {
+		return s.bom + off
 	}
-	o, n := 0, 0
+	o, n := s.bom, 0
 	for n < off && o < len(s.orig) {
 		if s.orig[o] == '\r' && o+1 < len(s.orig) && s.orig[o+1] == '\n' {
 			o++

@@ -63,10 +63,17 @@ func Load(src []byte, opts ...Option) (*Prompt, error) {
 	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
 		return nil, err
 	}
-	s := &source{orig: src, norm: lines.ToLF(string(src))}
+	// A leading BOM is not text: the file is read from after it, with a
+	// warning, and positions still count it (as every format's do).
+	bom := lines.SkipBOM(src)
+	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
 	p := &parser{c: &c, s: s, doc: &promptfmt.Document{}}
+	if bom > 0 {
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf("pdl", src, 0, lines.BOMWarning))
+	}
 	rendered, err := c.render(s.norm)
 	if err != nil {
+		err = s.templateError(err)
 		if !c.lenient {
 			return nil, err
 		}
@@ -79,6 +86,20 @@ func Load(src []byte, opts ...Option) (*Prompt, error) {
 		return nil, err
 	}
 	return &Prompt{Document: p.doc, Schema: p.schema, Rendered: rendered}, nil
+}
+
+// templateError moves a template error positioned in norm (by
+// templateError) to the file as written.
+func (s *source) templateError(err error) error {
+	pe, ok := err.(*promptfmt.ParseError)
+	if !ok || pe.Line == 0 {
+		return err
+	}
+	if pe.Line == 1 {
+		pe.Col += s.bom
+	}
+	pe.Offset = s.origOffset(pe.Offset)
+	return pe
 }
 
 func warning(err error, what string) promptfmt.Warning {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/require"
 )
 
@@ -324,4 +325,41 @@ func TestEmptyTurnIsOneEmptyTextPart(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Messages, 3)
 	require.Equal(t, []promptfmt.ContentPart{promptfmt.Text("")}, doc.Messages[1].Content)
+}
+
+// A leading BOM is skipped with a warning (it used to be "text before the
+// first turn separator"); positions count it, as Position does.
+func TestBOM(t *testing.T) {
+	doc, err := Parse([]byte("\uFEFF<|user|>\r\nhi\r\n"))
+	require.NoError(t, err)
+	require.Len(t, doc.Messages, 1)
+	require.Equal(t, "hi", doc.Messages[0].Text())
+	require.Equal(t, 1, doc.Messages[0].Line)
+	require.Len(t, doc.Warnings, 1)
+	require.Equal(t, "pdl:1:1: "+lines.BOMWarning, doc.Warnings[0].String())
+
+	// Positions in the file as written, BOM included.
+	_, err = Parse([]byte("\uFEFF<|user|>\r\nq\r\n\r\n  <|bogus|>\r\n"))
+	requirePos(t, err, 4, 3)
+	var pe *promptfmt.ParseError
+	require.ErrorAs(t, err, &pe)
+	require.Equal(t, "  <|bogus|>", string([]byte("\uFEFF<|user|>\r\nq\r\n\r\n  <|bogus|>\r\n")[pe.Offset-2:pe.Offset+9]))
+	_, err = Parse([]byte("\uFEFF<|bogus|>\n"))
+	requirePos(t, err, 1, 4)
+	require.Equal(t, 3, err.(*promptfmt.ParseError).Offset)
+	for _, f := range []func([]byte) error{
+		func(b []byte) error { _, err := Parse(b); return err },
+		func(b []byte) error { _, err := Check(b); return err },
+		func(b []byte) error { _, err := Render(b); return err },
+	} {
+		err = f([]byte("\uFEFF<|user|> {{ 1 + }}"))
+		requirePos(t, err, 1, 20)
+		require.Equal(t, len("\uFEFF<|user|> {{ 1 + "), err.(*promptfmt.ParseError).Offset)
+	}
+	doc, err = Check([]byte("\uFEFF<|user|>\n{{ x }}\n"))
+	require.NoError(t, err)
+	require.Len(t, doc.Warnings, 1)
+	out, err := Render([]byte("\uFEFF<|user|>\n{{ x }}\n"), Context(map[string]any{"x": 1}))
+	require.NoError(t, err)
+	require.Equal(t, "<|user|>\n1", out, "from after the BOM (the engine drops a final newline)")
 }

@@ -60,7 +60,13 @@ func Render(src []byte, opts ...Option) (string, error) {
 	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
 		return "", err
 	}
-	return c.render(lines.ToLF(string(src)))
+	bom := lines.SkipBOM(src)
+	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
+	out, err := c.render(s.norm)
+	if err != nil {
+		return "", s.templateError(err)
+	}
+	return out, nil
 }
 
 func (c *config) render(src string) (string, error) {
@@ -92,11 +98,16 @@ func Check(src []byte, opts ...Option) (*promptfmt.Document, error) {
 		return nil, err
 	}
 	c := newConfig(opts)
-	norm := lines.ToLF(string(src))
-	if err := tmpl.CompileJinja(norm, c.tmplOptions()); err != nil {
-		return nil, templateError(norm, err)
+	bom := lines.SkipBOM(src)
+	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
+	if err := tmpl.CompileJinja(s.norm, c.tmplOptions()); err != nil {
+		return nil, s.templateError(templateError(s.norm, err))
 	}
-	return &promptfmt.Document{}, nil
+	doc := &promptfmt.Document{}
+	if bom > 0 {
+		doc.Warnings = append(doc.Warnings, promptfmt.Warnf("pdl", src, 0, lines.BOMWarning))
+	}
+	return doc, nil
 }
 
 // templateError positions a template error in the file.

@@ -172,7 +172,7 @@ func (p *parser) jsonArgs(s string, off int) ([]arg, error) {
 func (p *parser) jsonErr(err error, off int, what string) error {
 	var se *json5.SyntaxError
 	if errors.As(err, &se) {
-		return p.errAt(off+se.Offset, "%s: %s", what, se.Msg)
+		return p.hintAt(off+se.Offset, se.Hint, "%s: %s", what, se.Msg)
 	}
 	return p.errAt(off, "%s: %v", what, err)
 }

@@ -450,7 +450,7 @@ func (p *parser) end(pos int) error {
 		}
 		var se *json5.SyntaxError
 		if errors.As(err, &se) {
-			return p.errAt(p.block.source(se.Offset), ";%s block: %s", name, se.Msg)
+			return p.hintAt(p.block.source(se.Offset), se.Hint, ";%s block: %s", name, se.Msg)
 		}
 		return err
 	}

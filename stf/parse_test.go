@@ -85,8 +85,8 @@ func TestParseRules(t *testing.T) {
 			[]promptfmt.Message{withMeta(msg("assistant", "AB"), "a", int64(1), "b", "y")}, nil},
 		{"extra non-object", ";ai\nA\n;extra\n[1, 2]\n;end", []promptfmt.Message{withMeta(msg("assistant", "A"), "extra", []any{int64(1), int64(2)})}, nil},
 		{"extra multi-line with comments and escape", ";ai\n;extra\n{\n// c\n;# also a comment\na: 'x\\\n;;y'}\n;end", nil, nil},
-		{"meta anywhere", ";meta\n{title: 'T'}\n;end\n;user\nx\n;meta\n{v: 2, n: NaN}\n;end",
-			[]promptfmt.Message{msg("user", "x")}, map[string]any{"title": "T", "v": int64(2), "n": math.NaN()}},
+		{"meta anywhere", ";meta\n{title: 'T'}\n;end\n;user\nx\n;meta\n{v: 2, n: -0}\n;end",
+			[]promptfmt.Message{msg("user", "x")}, map[string]any{"title": "T", "v": int64(2), "n": math.Copysign(0, -1)}},
 		{"meta non-object", ";meta\n'x'\n;end", nil, map[string]any{"meta": "x"}},
 		{"end suffixes", ";meta\n{}\n;end raw\n;meta\n{}\n;end-raw\n;meta\n{}\n;end // x", nil, nil},
 		{"raw", ";raw\n{role: 'user', content: 'raw content', name: 'n', id: 'i', reasoning: 'r', other: 1, extra: {e: true}}\n;end",
@@ -133,6 +133,13 @@ func TestParseErrors(t *testing.T) {
 		in, want string
 	}{
 		{"Hello", "stf:1:1: text outside a message"},
+		// The model's numbers are JSON's (internal/values): refused where they start.
+		{";meta\n{a: 1,\n b: NaN}\n;end", "stf:3:5: ;meta block: NaN is not a JSON number"},
+		{";user {x: Infinity}\nhi", "stf:1:11: JSON5 arguments: Infinity is not a JSON number"},
+		{";ai\nx\n;extra\n[1e400]\n;end", "stf:4:2: ;extra block: Infinity is not a JSON number"},
+		{";ai\n;call name=f\n{\"a\": [1, -1e999]}", "stf:3:11: tool call arguments: -Infinity is not a JSON number"},
+		{";ai\n;call name=f\n{\"a\": " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + "}", "stf:3:1006: tool call arguments: nested deeper than 1000 levels"},
+		{";user {a: " + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + "}", "stf:1:1010: JSON5 arguments: nested deeper than 1000 levels"},
 		{"\n\n  x", "stf:3:3: text outside a message"},
 		{";user\nx\n;flush\ny", "stf:4:1: text outside a message"},
 		{";raw\n{role: 'user', content: ''}\n;end\ny", "stf:4:1: text outside a message"},

@@ -2,6 +2,7 @@ package stf
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -32,6 +33,12 @@ func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentP
 	}
 	if !json.Valid(p.src[off : off+len(value)]) {
 		return part, p.errAt(off, "the line after ;call must be the tool call's arguments as JSON, such as {\"city\": \"Paris\"}")
+	}
+	// The arguments are JSON the model's values can hold: no number
+	// beyond a float64, no nesting deeper than the values' limit.
+	var je *promptfmt.JSONError
+	if errors.As(promptfmt.CheckJSON(p.src[off:off+len(value)]), &je) {
+		return part, p.hintAt(off+je.Offset, je.Hint, "tool call arguments: %s", je.Msg)
 	}
 	return part, nil
 }

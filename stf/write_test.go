@@ -201,7 +201,7 @@ func randomValue(r *rand.Rand, depth int) any {
 	case 2:
 		return r.Int64() - r.Int64()
 	case 3:
-		return []float64{0.5, -2.0, 1e300, math.Inf(1), math.NaN(), 3}[r.IntN(6)]
+		return []float64{0.5, -2.0, 1e300, math.Copysign(0, -1), 1e-300, 3}[r.IntN(6)]
 	case 4, 5:
 		return randomString(r, 4)
 	case 6:

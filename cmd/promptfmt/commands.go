@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -138,11 +137,10 @@ func oneFile(files []string) (string, error) {
 	return "", &usageError{"give one file (or - for standard input)"}
 }
 
+// printJSON prints v indented, in memory linear in its size however
+// deeply it nests (promptfmt.WriteJSON).
 func (c *cli) printJSON(v any) int {
-	enc := json.NewEncoder(c.stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := promptfmt.WriteJSON(c.stdout, v); err != nil {
 		return c.fail(err)
 	}
 	return exitOK

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/abbrev"
 )
 
 // diagnostic is one problem with a file, printed as text with the source
@@ -55,8 +56,13 @@ func (c *cli) warn(in *input, severity string) {
 	}
 }
 
+// maxMessage bounds a message or hint as printed: Errorf and Warnf cut the
+// values they quote, and this catches any message built otherwise.
+const maxMessage = 4 * promptfmt.TextLimit
+
 func (c *cli) emit(in *input, d diagnostic) {
 	d.File = in.display()
+	d.Message, d.Hint = abbrev.Middle(d.Message, maxMessage), abbrev.Middle(d.Hint, maxMessage)
 	if c.jsonDiag {
 		w := c.stderr
 		if c.diagStdout {
@@ -90,15 +96,18 @@ func (c *cli) emit(in *input, d diagnostic) {
 }
 
 // sourceLine returns line n (1-based) of src; lines end at LF, CRLF or CR,
-// as promptfmt.Position counts them.
+// as promptfmt.Position counts them. ok is false when src has no line n.
 func sourceLine(src []byte, n int) (string, bool) {
+	if n < 1 {
+		return "", false
+	}
 	for line := 1; ; line++ {
 		end := 0
 		for end < len(src) && src[end] != '\n' && src[end] != '\r' {
 			end++
 		}
 		if line == n {
-			return string(src[:end]), utf8.Valid(src[:end])
+			return string(src[:end]), true
 		}
 		if end == len(src) {
 			return "", false
@@ -110,28 +119,53 @@ func sourceLine(src []byte, n int) (string, bool) {
 	}
 }
 
-// excerptWidth is how much of a long line is shown around the column.
+// excerptWidth is how many characters of a long line are shown around the
+// column.
 const excerptWidth = 100
 
 // excerpt shows the line with a caret under byte column col:
 //
 //	12 | ;usr
 //	   | ^
+//
+// It is total, as a printer of untrusted positions must be: a column
+// before the line is put at its start, one past it (an error at the end of
+// the line or of the input) or beyond after its last character, one inside
+// a character at that character. A long line is cut to a window around the
+// column, and what a terminal would not show as one character (invalid
+// UTF-8, control characters, line and paragraph separators, bidi controls)
+// is shown as U+FFFD, so that the caret stays under its column.
 func excerpt(line string, n, col int) string {
-	at := min(col-1, len(line))
-	for at > 0 && !utf8.RuneStart(line[at]) {
-		at--
+	at := runeAt(line, min(max(col-1, 0), len(line)))
+	// The window: at most excerptWidth/2 characters each side of the
+	// column, found without looking at the rest of a huge line.
+	from, cutBefore := at, false
+	for k := 0; from > 0; k++ {
+		if k == excerptWidth/2 {
+			cutBefore = true
+			break
+		}
+		_, size := utf8.DecodeLastRuneInString(line[:from])
+		from -= size
 	}
-	before, after := line[:at], line[at:]
-	// A long line is cut to a window around the column.
-	if utf8.RuneCountInString(line) > excerptWidth {
-		if utf8.RuneCountInString(before) > excerptWidth/2 {
-			r := []rune(before)
-			before = "..." + string(r[len(r)-excerptWidth/2:])
+	to, cutAfter := at, false
+	for k := 0; to < len(line); k++ {
+		if k == excerptWidth/2 {
+			cutAfter = true
+			break
 		}
-		if utf8.RuneCountInString(after) > excerptWidth/2 {
-			after = string([]rune(after)[:excerptWidth/2]) + "..."
-		}
+		_, size := utf8.DecodeRuneInString(line[to:])
+		to += size
+	}
+	if (cutBefore || cutAfter) && len(line) <= excerptWidth*utf8.UTFMax && utf8.RuneCountInString(line) <= excerptWidth {
+		from, to, cutBefore, cutAfter = 0, len(line), false, false // short enough to show whole
+	}
+	before, after := printable(line[from:at]), printable(line[at:to])
+	if cutBefore {
+		before = "..." + before
+	}
+	if cutAfter {
+		after += "..."
 	}
 	gutter := fmt.Sprintf("%4d | ", n)
 	// The caret lines up under tabs as the line above does.
@@ -142,4 +176,37 @@ func excerpt(line string, n, col int) string {
 		return ' '
 	}, before)
 	return gutter + before + after + "\n" + strings.Repeat(" ", len(gutter)-2) + "| " + pad + "^\n"
+}
+
+// runeAt returns the start of the character of line that byte offset at
+// (0 <= at <= len(line)) falls in, reading line from its start as
+// utf8.DecodeRuneInString does (an invalid byte is a character of its own).
+func runeAt(line string, at int) int {
+	if at >= len(line) {
+		return len(line)
+	}
+	start := at
+	for start > 0 && at-start < utf8.UTFMax-1 && !utf8.RuneStart(line[start]) {
+		start--
+	}
+	if _, size := utf8.DecodeRuneInString(line[start:]); start+size > at {
+		return start
+	}
+	return at
+}
+
+// printable returns s with each character a terminal would not show as
+// one character of its own replaced by U+FFFD; tabs stay.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t':
+			return r
+		case r < ' ', r == 0x7f, r >= 0x80 && r < 0xa0,
+			r == '\u2028', r == '\u2029', r == '\uFEFF',
+			r >= '\u202A' && r <= '\u202E', r >= '\u2066' && r <= '\u2069', r == '\u200E', r == '\u200F':
+			return utf8.RuneError
+		}
+		return r
+	}, s)
 }

@@ -22,3 +22,20 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+func TestMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		max  int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdefghij", 4, "ab... (6 bytes cut) ...ij"},
+		{"éaaaaé", 4, "é... (4 bytes cut) ...é"},
+		{"aéééa", 4, "a... (6 bytes cut) ...a"},
+	} {
+		if got := Middle(tc.s, tc.max); got != tc.want {
+			t.Errorf("Middle(%q, %d) = %q; want %q", tc.s, tc.max, got, tc.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +28,10 @@ func TestParse(t *testing.T) {
 		{`1`, int64(1)},
 		{`-7`, int64(-7)},
 		{`+7`, int64(7)},
-		{`-0`, int64(0)},
+		{`-0`, math.Copysign(0, -1)},
+		{`-0x0`, math.Copysign(0, -1)},
+		{`0`, int64(0)},
+		{`+0`, int64(0)},
 		{`9223372036854775807`, int64(math.MaxInt64)},
 		{`-9223372036854775808`, int64(math.MinInt64)},
 		{`9223372036854775808`, 9223372036854775808.0},
@@ -36,13 +40,10 @@ func TestParse(t *testing.T) {
 		{`5.`, 5.0},
 		{`1e3`, 1000.0},
 		{`1E-2`, 0.01},
-		{`1e400`, math.Inf(1)},
+		{`1e-400`, 0.0},
 		{`0x1F`, int64(31)},
 		{`-0XfF`, int64(-255)},
 		{`0xFFFFFFFFFFFFFFFFF`, 295147905179352825856.0},
-		{`Infinity`, math.Inf(1)},
-		{`-Infinity`, math.Inf(-1)},
-		{`NaN`, math.NaN()},
 		{`'a"b'`, `a"b`},
 		{`"a'b"`, `a'b`},
 		{`'\x41\0\v\t\b\f\n\r\'\"\\\/\q'`, "A\x00\v\t\b\f\n\r'\"\\/q"},
@@ -66,7 +67,44 @@ func TestParse(t *testing.T) {
 		got, err := Parse(tt.in)
 		require.NoError(t, err, "%q", tt.in)
 		assert.True(t, same(tt.want, got), "%q: got %#v, want %#v", tt.in, got, tt.want)
+		if f, ok := tt.want.(float64); ok {
+			g, _ := got.(float64)
+			assert.Equal(t, math.Signbit(f), math.Signbit(g), "%q: the sign of zero", tt.in)
+		}
 	}
+}
+
+// One rule for the model's numbers (internal/values): a number that is not
+// finite is refused where it starts, with its hint; so is nesting deeper
+// than values.MaxDepth, at the bracket that goes too deep.
+func TestParseRefusesNonFinite(t *testing.T) {
+	for _, tt := range []struct {
+		in  string
+		off int
+		msg string
+	}{
+		{`NaN`, 0, values.CheckFloat(math.NaN())},
+		{`{a: 1, b: -NaN}`, 10, values.CheckFloat(math.NaN())},
+		{`[Infinity]`, 1, values.CheckFloat(math.Inf(1))},
+		{`{x: +Infinity}`, 4, values.CheckFloat(math.Inf(1))},
+		{`[1, -Infinity]`, 4, values.CheckFloat(math.Inf(-1))},
+		{`{n: 1e400}`, 4, values.CheckFloat(math.Inf(1))},
+		{`-1e400`, 0, values.CheckFloat(math.Inf(-1))},
+		{`1` + strings.Repeat("0", 400), 0, values.CheckFloat(math.Inf(1))},
+		{`0x` + strings.Repeat("F", 300), 0, values.CheckFloat(math.Inf(1))},
+	} {
+		_, err := Parse(tt.in)
+		var se *SyntaxError
+		require.ErrorAs(t, err, &se, "%q", tt.in)
+		assert.Equal(t, tt.off, se.Offset, "%.40q", tt.in)
+		assert.Equal(t, tt.msg, se.Msg, "%.40q", tt.in)
+		assert.Equal(t, values.NonFiniteHint, se.Hint, "%.40q", tt.in)
+	}
+	_, err := Parse(`{a: [` + strings.Repeat("{b:", MaxDepth) + `1` + strings.Repeat("}", MaxDepth) + `]}`)
+	var se *SyntaxError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, values.DepthMessage(), se.Msg)
+	assert.Equal(t, 5+3*(MaxDepth-2), se.Offset, "at the brace that goes too deep")
 }
 
 func TestParseErrors(t *testing.T) {
@@ -144,8 +182,6 @@ func TestAppend(t *testing.T) {
 		{math.Copysign(0, -1), `-0.0`},
 		{1e21, `1e+21`},
 		{1e-7, `1e-07`},
-		{math.NaN(), `NaN`},
-		{math.Inf(-1), `-Infinity`},
 		{"it's", `"it's"`},
 		{`say "hi"`, `'say "hi"'`},
 		{"a\x00b\x001\v\x01\u2028", `'a\0b\x001\v\x01\u2028'`},
@@ -164,7 +200,7 @@ func TestAppend(t *testing.T) {
 			assert.True(t, same(tt.in, back), "%s read back as %#v", got, back)
 		}
 	}
-	for _, bad := range []any{struct{}{}, "\xff", map[string]any{"\xff": 1}, []any{make(chan int)}} {
+	for _, bad := range []any{struct{}{}, "\xff", map[string]any{"\xff": 1}, []any{make(chan int)}, math.NaN(), []any{math.Inf(1)}, float32(math.Inf(-1))} {
 		_, err := Append(nil, bad)
 		assert.Error(t, err, "%#v", bad)
 	}

@@ -10,14 +10,20 @@
 //
 //   - A number written as an integer (decimal without fraction or
 //     exponent, or hexadecimal) that fits an int64 is an int64; every other
-//     number is a float64. Too-large magnitudes become ±Inf, as in
-//     JavaScript.
+//     number is a float64. -0 is the float64 negative zero (an int64 has
+//     none, and JSON5.parse keeps the sign).
+//   - NaN, Infinity and -Infinity, and a number too large for a float64
+//     (1e400, which JavaScript reads as Infinity), are refused at the
+//     number with values.CheckFloat's message and values.NonFiniteHint:
+//     the model's values are JSON values (see internal/values), and a
+//     value that parse and messages cannot print must not pass check.
 //   - A duplicate object key is an error (JSON5.parse keeps the last value
 //     and silently drops the first).
 //   - A lone surrogate escape (\uD800 without its pair) becomes U+FFFD: Go
 //     strings hold UTF-8 only.
-//   - Nesting deeper than MaxDepth is an error, so hostile input cannot
-//     exhaust the stack.
+//   - Nesting deeper than MaxDepth (values.MaxDepth) is an error at the
+//     opening bracket, with values.DepthMessage, so hostile input cannot
+//     exhaust the stack and every value can be printed.
 package json5
 
 import (
@@ -28,16 +34,19 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
 // MaxDepth is how deeply arrays and objects may nest.
-const MaxDepth = 1000
+const MaxDepth = values.MaxDepth
 
-// SyntaxError is a malformed JSON5 text; Offset is the byte offset of the
-// problem in the parsed text.
+// SyntaxError is a malformed JSON5 text, or a value the model cannot hold;
+// Offset is the byte offset of the problem in the parsed text.
 type SyntaxError struct {
 	Offset int
 	Msg    string
+	Hint   string // how to write it instead, when that helps
 }
 
 // Error returns the message, without the position (Offset holds it).
@@ -191,7 +200,7 @@ func (p *parser) word() string {
 func (p *parser) enter() bool {
 	p.depth++
 	if p.depth > MaxDepth {
-		p.fail(p.i, "nested deeper than %d levels", MaxDepth)
+		p.fail(p.i, "%s", values.DepthMessage())
 		return false
 	}
 	return true
@@ -491,13 +500,13 @@ func (p *parser) number() any {
 		p.i += len("Infinity")
 		p.endNumber(start)
 		if neg {
-			return math.Inf(-1)
+			return p.finite(start, math.Inf(-1))
 		}
-		return math.Inf(1)
+		return p.finite(start, math.Inf(1))
 	case strings.HasPrefix(p.s[p.i:], "NaN"):
 		p.i += len("NaN")
 		p.endNumber(start)
-		return math.NaN()
+		return p.finite(start, math.NaN())
 	case strings.HasPrefix(p.s[p.i:], "0x") || strings.HasPrefix(p.s[p.i:], "0X"):
 		p.i += 2
 		h := p.i
@@ -509,7 +518,10 @@ func (p *parser) number() any {
 			return nil
 		}
 		p.endNumber(start)
-		return hexNumber(p.s[h:p.i], neg)
+		if p.err != nil {
+			return nil
+		}
+		return p.finite(start, hexNumber(p.s[h:p.i], neg))
 	}
 	intDigits := p.digits()
 	if intDigits > 1 && p.s[digitsFrom] == '0' {
@@ -546,6 +558,9 @@ func (p *parser) number() any {
 	text := p.s[digitsFrom:p.i]
 	if isInt {
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			if neg && n == 0 {
+				return math.Copysign(0, -1)
+			}
 			if neg {
 				return -n
 			}
@@ -555,11 +570,26 @@ func (p *parser) number() any {
 			return int64(math.MinInt64)
 		}
 	}
-	f, _ := strconv.ParseFloat(text, 64) // out of range gives ±Inf or 0, as in JavaScript
+	f, _ := strconv.ParseFloat(text, 64) // out of range gives ±Inf (refused) or 0, as in JavaScript
 	if neg {
 		f = -f
 	}
-	return f
+	return p.finite(start, f)
+}
+
+// finite returns v, the number that starts at start, or fails there when
+// it is a float that is not finite.
+func (p *parser) finite(start int, v any) any {
+	if f, ok := v.(float64); ok {
+		if msg := values.CheckFloat(f); msg != "" {
+			if p.err == nil {
+				p.fail(start, "%s", msg)
+				p.err.Hint = values.NonFiniteHint
+			}
+			return nil
+		}
+	}
+	return v
 }
 
 func (p *parser) digits() int {
@@ -587,6 +617,9 @@ func isHex(c byte) bool {
 
 func hexNumber(h string, neg bool) any {
 	if u, err := strconv.ParseUint(h, 16, 64); err == nil && u <= math.MaxInt64 {
+		if neg && u == 0 {
+			return math.Copysign(0, -1)
+		}
 		if neg {
 			return -int64(u)
 		}

@@ -1,11 +1,14 @@
 package json5
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
 // Append appends v to dst as JSON5 in the style of JavaScript's
@@ -13,8 +16,8 @@ import (
 // strings in single quotes unless they hold more of those than of double
 // quotes, a comma after every member. Object keys are sorted, so the output
 // is deterministic. An int64 is written as an integer and a float64 always
-// with a '.' or an exponent (2.0, 1e+21, NaN, Infinity), so that Parse
-// gives back the same Go types. Other Go integers and floats are accepted;
+// with a '.' or an exponent (2.0, 1e+21, -0.0), so that Parse gives back
+// the same Go types; NaN and ±Inf are errors, as Parse refuses them. Other Go integers and floats are accepted;
 // anything else, and strings that are not UTF-8, are errors.
 func Append(dst []byte, v any) ([]byte, error) {
 	return appendValue(dst, v, 0)
@@ -28,7 +31,7 @@ func AppendIndent(dst []byte, v any, depth int) ([]byte, error) {
 
 func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 	if depth > MaxDepth {
-		return dst, fmt.Errorf("nested deeper than %d levels", MaxDepth)
+		return dst, errors.New(values.DepthMessage())
 	}
 	switch v := v.(type) {
 	case nil:
@@ -61,8 +64,11 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 	case uint64:
 		return strconv.AppendUint(dst, v, 10), nil
 	case float32:
-		return AppendFloat(dst, float64(v)), nil
+		return appendValue(dst, float64(v), depth)
 	case float64:
+		if msg := values.CheckFloat(v); msg != "" {
+			return dst, errors.New(msg) // Parse would refuse it
+		}
 		return AppendFloat(dst, v), nil
 	case []any:
 		if len(v) == 0 {

@@ -2,7 +2,12 @@ package yamlmeta
 
 import (
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
 
+	"github.com/promptfmt/promptfmt/internal/values"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -11,6 +16,7 @@ import (
 type NodeError struct {
 	Line, Column int
 	Msg          string
+	Hint         string // how to write it instead, when that helps
 }
 
 // Error reads "line N: message".
@@ -28,6 +34,12 @@ func (e *NodeError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e
 // Aliases are followed and merge keys (<<) merged, within a budget of
 // expanded nodes proportional to the document, so that an alias bomb
 // fails fast instead of filling memory.
+//
+// The values are JSON values (internal/values): a float that is not finite
+// (.nan, .inf, -.Inf, and a plain number too large for a float64, such as
+// 1e400, which yaml.v3 would read as a string) is an error at its node,
+// and so is a sequence or mapping nested deeper than values.MaxDepth
+// (aliases count as the nodes they stand for).
 func DecodeNode(root *yaml.Node) (map[string]any, error) { return decodeNode(root, 0) }
 
 // decodeNode is DecodeNode for YAML whose first line is line 1+lineBase of
@@ -40,7 +52,7 @@ func decodeNode(root *yaml.Node, lineBase int) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &NodeError{root.Line, root.Column, "want a mapping of keys to values"}
+		return nil, &NodeError{Line: root.Line, Column: root.Column, Msg: "want a mapping of keys to values"}
 	}
 	return m, nil
 }
@@ -56,11 +68,18 @@ func countNodes(n *yaml.Node) int {
 type decoder struct {
 	budget   int // nodes left to expand
 	lineBase int
+	depth    int // sequences and mappings open
 }
 
 func (d *decoder) value(n *yaml.Node) (any, error) {
 	if d.budget--; d.budget < 0 {
-		return nil, &NodeError{n.Line, n.Column, "aliases expand to far more than the document holds"}
+		return nil, &NodeError{Line: n.Line, Column: n.Column, Msg: "aliases expand to far more than the document holds"}
+	}
+	if n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode {
+		if d.depth++; d.depth > values.MaxDepth {
+			return nil, &NodeError{Line: n.Line, Column: n.Column, Msg: values.DepthMessage()}
+		}
+		defer func() { d.depth-- }()
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -85,7 +104,7 @@ func (d *decoder) value(n *yaml.Node) (any, error) {
 	case yaml.MappingNode:
 		return d.mapping(n)
 	}
-	return nil, &NodeError{n.Line, n.Column, "unknown YAML node"}
+	return nil, &NodeError{Line: n.Line, Column: n.Column, Msg: "unknown YAML node"}
 }
 
 func (d *decoder) mapping(n *yaml.Node) (map[string]any, error) {
@@ -102,10 +121,10 @@ func (d *decoder) mapping(n *yaml.Node) (map[string]any, error) {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
-			return nil, &NodeError{k.Line, k.Column, "a key that is not a string"}
+			return nil, &NodeError{Line: k.Line, Column: k.Column, Msg: "a key that is not a string"}
 		}
 		if first, dup := keys[k.Value]; dup {
-			return nil, &NodeError{n.Content[i].Line, n.Content[i].Column, fmt.Sprintf("mapping key %q already defined at line %d", k.Value, first.Line+d.lineBase)}
+			return nil, &NodeError{Line: n.Content[i].Line, Column: n.Content[i].Column, Msg: fmt.Sprintf("mapping key %q already defined at line %d", k.Value, first.Line+d.lineBase)}
 		}
 		keys[k.Value] = n.Content[i]
 		val, err := d.value(v)
@@ -146,7 +165,7 @@ func (d *decoder) merge(out map[string]any, m *yaml.Node) error {
 				c = c.Alias
 			}
 			if c.Kind != yaml.MappingNode {
-				return &NodeError{c.Line, c.Column, "a merge key (<<) needs a mapping or a list of mappings"}
+				return &NodeError{Line: c.Line, Column: c.Column, Msg: "a merge key (<<) needs a mapping or a list of mappings"}
 			}
 			if err := d.merge(out, c); err != nil {
 				return err
@@ -154,24 +173,49 @@ func (d *decoder) merge(out map[string]any, m *yaml.Node) error {
 		}
 		return nil
 	}
-	return &NodeError{m.Line, m.Column, "a merge key (<<) needs a mapping or a list of mappings"}
+	return &NodeError{Line: m.Line, Column: m.Column, Msg: "a merge key (<<) needs a mapping or a list of mappings"}
 }
 
 // scalar resolves one scalar as yaml.v3 does, but keeps timestamps and
 // binary as text and makes integers int64.
 func scalar(n *yaml.Node) (any, error) {
 	switch n.ShortTag() {
-	case "!!str", "!!timestamp", "!!binary":
+	case "!!str":
+		if n.Style == 0 && floatLike.MatchString(n.Value) {
+			// A plain number yaml.v3 read as a string, since it is too
+			// large for a float64.
+			if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); math.IsInf(f, 0) && err != nil {
+				return nil, nonFinite(n, f)
+			}
+		}
+		return n.Value, nil
+	case "!!timestamp", "!!binary":
 		return n.Value, nil
 	case "!!null":
 		return nil, nil
+	case "!!float":
+		if f, err := strconv.ParseFloat(strings.ReplaceAll(n.Value, "_", ""), 64); math.IsInf(f, 0) && err != nil {
+			return nil, nonFinite(n, f) // !!float 1e400, which yaml.v3 cannot decode
+		}
 	}
 	var v any
 	if err := n.Decode(&v); err != nil {
 		return nil, err
 	}
-	if i, ok := v.(int); ok {
-		return int64(i), nil
+	switch x := v.(type) {
+	case int:
+		return int64(x), nil
+	case float64:
+		if values.CheckFloat(x) != "" {
+			return nil, nonFinite(n, x)
+		}
 	}
 	return v, nil
+}
+
+// floatLike is a plain scalar YAML would read as a float if it fit.
+var floatLike = regexp.MustCompile(`^[-+]?(\.[0-9_]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$`)
+
+func nonFinite(n *yaml.Node, f float64) *NodeError {
+	return &NodeError{Line: n.Line, Column: n.Column, Msg: values.CheckFloat(f), Hint: values.NonFiniteHint}
 }

@@ -6,9 +6,11 @@ package yamlmeta
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -27,7 +30,7 @@ var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?(?:line (\d
 // front matter. Errors are ParseErrors positioned in src.
 func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]any, error) {
 	firstLine, _ := promptfmt.Position(src, start)
-	fail := func(line, col int, msg string) error {
+	fail := func(line, col int, msg string) *promptfmt.ParseError {
 		off := start
 		if line > 0 {
 			off = lineStartOffset(src, firstLine+line-1) + col - 1
@@ -68,7 +71,9 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 	meta, err := decodeNode(&root, firstLine-1)
 	var ne *NodeError
 	if errors.As(err, &ne) {
-		return nil, nil, fail(ne.Line, ne.Column, ne.Msg)
+		e := fail(ne.Line, ne.Column, ne.Msg)
+		e.Hint = ne.Hint
+		return nil, nil, e
 	}
 	if err != nil {
 		line, msg := yamlError(err)
@@ -128,6 +133,9 @@ func lineStartOffset(src []byte, n int) int {
 func Encode(meta map[string]any, node *yaml.Node) (string, error) {
 	if p := promptfmt.NotJSONLike(meta); p != "" {
 		return "", fmt.Errorf("value at %s is not JSON-like data", p)
+	}
+	if p, msg := nonFiniteAt(meta, ""); p != "" {
+		return "", fmt.Errorf("value at %s: %s", p, msg) // Decode would refuse it
 	}
 	if out, ok := authorYAML(meta, node); ok {
 		return out, nil
@@ -231,6 +239,32 @@ func Node(v any) *yaml.Node {
 		return n
 	}
 	return scalar("!!int", fmt.Sprint(v)) // the integer types NotJSONLike lets through
+}
+
+// nonFiniteAt returns the path and message of the first float in v that is
+// not finite, or "".
+func nonFiniteAt(v any, path string) (string, string) {
+	switch v := v.(type) {
+	case float32:
+		return nonFiniteAt(float64(v), path)
+	case float64:
+		if msg := values.CheckFloat(v); msg != "" {
+			return cmp.Or(path, "."), msg
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if p, msg := nonFiniteAt(v[k], path+"."+k); p != "" {
+				return p, msg
+			}
+		}
+	case []any:
+		for i, x := range v {
+			if p, msg := nonFiniteAt(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p, msg
+			}
+		}
+	}
+	return "", ""
 }
 
 // FloatText spells a finite float so that it reads back as a float.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -29,7 +30,7 @@ func TestDecode(t *testing.T) {
 		"---\n? [1]\n: 2\n---\n":                               "x:2:3: front matter: a key written as a sequence or mapping is not a string",
 		"---\n1: x\n---\n":                                     "x:2:1: front matter: key 1 is not a string",
 		"---\nb:\n  c: 1\n  d: 2\n  c: 3\n---\n":               `x:5:3: front matter: mapping key "c" already defined at line 3`,
-		"---\na: &a [*a]\n---\n":                               "x:2:4: front matter: aliases expand to far more than the document holds",
+		"---\na: &a [*a]\n---\n":                               "x:2:4: front matter: nested deeper than 1000 levels",
 		"---\nbase: &base {x: 1}\nm:\n  <<: [*base, 2]\n---\n": "x:4:15: front matter: a merge key (<<) needs a mapping or a list of mappings",
 		"---\nm:\n  <<: 1\n---\n":                              "x:3:7: front matter: a merge key (<<) needs a mapping or a list of mappings",
 	} {
@@ -51,7 +52,7 @@ func TestDecode(t *testing.T) {
 // strings hold.
 func TestEncodeFresh(t *testing.T) {
 	meta := map[string]any{"tab": "\t2022-08-17T14:37:22Z\n", "num": "0123", "t": "true", "sp": " x ", "nl": "a\nb",
-		"f": 2.0, "nan": math.NaN(), "i": int64(3), "l": []any{nil, "x"}, "m": map[string]any{"k": "v"}}
+		"f": 2.0, "z": math.Copysign(0, -1), "i": int64(3), "l": []any{nil, "x"}, "m": map[string]any{"k": "v"}}
 	out, err := Encode(meta, nil)
 	require.NoError(t, err)
 	var back yaml.Node
@@ -61,6 +62,8 @@ func TestEncodeFresh(t *testing.T) {
 	assert.True(t, promptfmt.Equal(&promptfmt.Document{Meta: meta}, &promptfmt.Document{Meta: got}), out)
 	_, err = Encode(map[string]any{"x": struct{}{}}, nil)
 	assert.ErrorContains(t, err, "not JSON-like")
+	_, err = Encode(map[string]any{"x": []any{1, math.Inf(1)}}, nil)
+	assert.EqualError(t, err, "value at .x[1]: "+values.CheckFloat(math.Inf(1)))
 }
 
 func TestAliasBomb(t *testing.T) {
@@ -197,4 +200,43 @@ func FuzzDecodeNode(f *testing.F) {
 			t.Fatalf("DecodeNode = %#v\nyaml.v3 gives %#v", ours, theirs)
 		}
 	})
+}
+
+// The model's one rule for numbers and nesting (internal/values): refused
+// at the node, with the same message and hint as every format.
+func TestDecodeRefusesWhatJSONCannotHold(t *testing.T) {
+	inf, ninf := values.CheckFloat(math.Inf(1)), values.CheckFloat(math.Inf(-1))
+	for in, want := range map[string]string{
+		"---\nx: .nan\n---\n":             "x:2:4: front matter: " + values.CheckFloat(math.NaN()),
+		"---\nx: [1, .inf]\n---\n":        "x:2:8: front matter: " + inf,
+		"---\nx:\n  y: -.Inf\n---\n":      "x:3:6: front matter: " + ninf,
+		"---\nx: 1e400\n---\n":            "x:2:4: front matter: " + inf,
+		"---\nx: -1_0e400\n---\n":         "x:2:4: front matter: " + ninf,
+		"---\nx: !!float 1e400\n---\n":    "x:2:4: front matter: " + inf,
+		"---\na: &n .NaN\nb: [*n]\n---\n": "x:2:4: front matter: " + values.CheckFloat(math.NaN()),
+	} {
+		_, _, err := Decode("x", []byte(in), 4, len(in)-4)
+		assert.EqualError(t, err, want, "%q", in)
+		var pe *promptfmt.ParseError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.Equal(t, values.NonFiniteHint, pe.Hint)
+		}
+	}
+	// Quoted, or not a number, it is a string.
+	for _, ok := range []string{`x: "1e400"`, `x: '.nan'`, "x: 1e400x", "x: 1.5e300", "x: 1e-400"} {
+		in := "---\n" + ok + "\n---\n"
+		_, _, err := Decode("x", []byte(in), 4, len(in)-4)
+		assert.NoError(t, err, "%q", in)
+	}
+
+	deep := func(n int) string { return strings.Repeat("{a: ", n) + "1" + strings.Repeat("}", n) }
+	in := "---\nx: " + deep(values.MaxDepth) + "\n---\n"
+	_, _, err := Decode("x", []byte(in), 4, len(in)-4)
+	assert.EqualError(t, err, "x:2:4000: front matter: "+values.DepthMessage(), "the top mapping is a level too")
+	in = "---\nx: " + deep(values.MaxDepth-1) + "\n---\n"
+	_, _, err = Decode("x", []byte(in), 4, len(in)-4)
+	assert.NoError(t, err)
+	in = "---\nx: " + deep(8000) + "\n---\n"
+	_, _, err = Decode("x", []byte(in), 4, len(in)-4)
+	assert.ErrorContains(t, err, values.DepthMessage())
 }
