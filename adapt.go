@@ -88,7 +88,6 @@ type adapter struct {
 	doc     *Document
 	orig    []int // original index of each message
 	changes []Change
-	trimmed map[int]bool // original indexes of messages made plain text
 }
 
 // unsupportedErrors flattens err into its UnsupportedErrors; ok is false
@@ -263,6 +262,7 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 		}
 		return 0
 	})
+	stale := false // the text changed, so a Nearest offered for it is stale
 	for _, e := range errs {
 		switch e.Thing {
 		case ThingRole:
@@ -292,6 +292,7 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 			m.Content = slices.Delete(m.Content, e.Part, e.Part+1)
 			if e.Part > 0 && e.Part < len(m.Content) && keepApart(&m.Content[e.Part-1], m.Content[e.Part]) {
 				done += ", leaving a line break between the texts on either side"
+				stale = true
 			}
 			a.note(e, i, "%s", done)
 			if len(m.Content) == 0 {
@@ -299,6 +300,9 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 			}
 		case ThingText:
 			var done string
+			if e.Nearest != nil && stale {
+				continue // offered for the text before this round changed it: asked again next round
+			}
 			if e.Nearest != nil {
 				done = a.nearestText(i, *e.Nearest)
 			} else {
@@ -329,51 +333,84 @@ func (a *adapter) remove(i int) {
 	}
 }
 
-// plainText joins m's text parts, makes its line breaks LF and trims it,
-// and says what changed ("" when nothing did, or this was done before).
+// plainText makes message i's text plain, a step at a time, and says
+// what changed ("" when nothing could): CR and CRLF made LF; adjacent text
+// parts joined and empty ones beside other parts dropped; or, when there
+// was nothing such, all its text parts joined into the first (a format
+// that holds one text); then the white space at the message's ends
+// trimmed.
 func (a *adapter) plainText(i int) string {
 	m := &a.doc.Messages[i]
-	if a.trimmed == nil {
-		a.trimmed = map[int]bool{}
-	}
-	if a.trimmed[a.orig[i]] {
-		return ""
-	}
-	a.trimmed[a.orig[i]] = true
 	var did []string
-	first, texts := -1, 0
-	for j, p := range m.Content {
-		if p.Kind == KindText {
+	texts := 0
+	for j := range m.Content {
+		if p := &m.Content[j]; p.Kind == KindText {
 			texts++
-			if first < 0 {
-				first = j
+			if strings.Contains(p.Value, "\r") {
+				p.Value = strings.ReplaceAll(strings.ReplaceAll(p.Value, "\r\n", "\n"), "\r", "\n")
+				if !slices.Contains(did, "made its line breaks LF") {
+					did = append(did, "made its line breaks LF")
+				}
 			}
 		}
 	}
-	if first < 0 {
+	if texts == 0 {
 		return ""
 	}
-	text := m.Text()
-	if texts > 1 {
-		did = append(did, fmt.Sprintf("joined its %d text parts", texts))
-		parts := []ContentPart{}
-		for j, p := range m.Content {
-			if p.Kind != KindText || j == first {
-				parts = append(parts, p)
-			}
+	parts := make([]ContentPart, 0, len(m.Content))
+	joined, dropped := 0, 0
+	for _, p := range m.Content {
+		n := len(parts)
+		switch {
+		case p.Kind == KindText && p.Value == "" && len(m.Content) > 1:
+			dropped++
+		case p.Kind == KindText && n > 0 && parts[n-1].Kind == KindText:
+			parts[n-1].Value += p.Value
+			joined++
+		default:
+			parts = append(parts, p)
 		}
-		m.Content = parts
 	}
-	if strings.Contains(text, "\r") {
-		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
-		did = append(did, "made its line breaks LF")
+	switch {
+	case joined > 0 || dropped > 0:
+		if joined > 0 {
+			did = append(did, fmt.Sprintf("joined %d text parts that were side by side", joined+1))
+		}
+		if dropped > 0 {
+			did = append(did, fmt.Sprintf("dropped %d empty text parts", dropped))
+		}
+	case texts > 1:
+		first := slices.IndexFunc(parts, func(p ContentPart) bool { return p.Kind == KindText })
+		text := m.Text()
+		parts = slices.DeleteFunc(parts, func(p ContentPart) bool { return p.Kind == KindText })
+		parts = slices.Insert(parts, first, Text(text))
+		did = append(did, fmt.Sprintf("joined its %d text parts", texts))
 	}
-	if t := strings.TrimSpace(text); t != text {
-		text = t
+	if len(parts) == 0 {
+		parts = []ContentPart{Text("")}
+	}
+	trim := false
+	if p := &parts[0]; p.Kind == KindText && strings.TrimLeftFunc(p.Value, unicode.IsSpace) != p.Value {
+		p.Value, trim = strings.TrimLeftFunc(p.Value, unicode.IsSpace), true
+	}
+	if p := &parts[len(parts)-1]; p.Kind == KindText && strings.TrimRightFunc(p.Value, unicode.IsSpace) != p.Value {
+		p.Value, trim = strings.TrimRightFunc(p.Value, unicode.IsSpace), true
+	}
+	if trim {
 		did = append(did, "trimmed the white space at its ends")
 	}
-	m.Content[first] = Text(text)
+	m.Content = parts
 	return strings.Join(did, ", ")
+}
+
+func countText(m *Message) int {
+	n := 0
+	for _, p := range m.Content {
+		if p.Kind == KindText {
+			n++
+		}
+	}
+	return n
 }
 
 // keepApart puts a line break at the end of left when left and right are
@@ -398,10 +435,12 @@ func keepApart(left *ContentPart, right ContentPart) bool {
 func (a *adapter) nearestText(i int, text string) string {
 	m := &a.doc.Messages[i]
 	old := m.Text()
-	if old == text {
+	var did []string
+	if texts := countText(m); texts > 1 {
+		did = append(did, fmt.Sprintf("joined its %d text parts", texts))
+	} else if old == text {
 		return ""
 	}
-	var did []string
 	if lf := strings.ReplaceAll(strings.ReplaceAll(old, "\r\n", "\n"), "\r", "\n"); lf != old {
 		did = append(did, "made its line breaks LF")
 		old = lf

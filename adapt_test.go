@@ -95,7 +95,7 @@ func TestAdapt(t *testing.T) {
 		`message 3 (line 5): dropped part 2 (image, image/png, 4 bytes) (small: a image)`,
 		`message 3 (line 5): dropped the name "Ross" (small: a name)`,
 		`message 3 (line 5): dropped metadata n = 1 (small: metadata)`,
-		`message 3 (line 5): joined its 2 text parts (small: text parts or white space)`,
+		`message 3 (line 5): joined 2 text parts that were side by side (small: text parts or white space)`,
 		`message 5 (line 10): dropped the message (it never reaches a model) (small: disabled)`,
 		`message 6 (line 12): changed the role "ai" to "assistant" (small: role ai)`,
 		`message 2 (line 3): changed the role "system" to "user" (small: role system)`,
@@ -238,4 +238,32 @@ func TestAdaptDropsComments(t *testing.T) {
 		`document: dropped the comment ";# two" (small: the stf comment ";# two" (small files hold no comments of another format))`,
 	}, said)
 	require.Equal(t, 4, changes[2].Line)
+}
+
+// A writer's Nearest text was offered for the text before a part between
+// two texts was dropped: it is not applied stale (the words would glue),
+// the next round asks again.
+func TestAdaptNearestNotStale(t *testing.T) {
+	img := ContentPart{Kind: KindImage, Value: "aGk=", MediaType: "image/png"}
+	doc := &Document{Messages: []Message{{Role: "user", Content: []ContentPart{Text("look"), img, Text("here")}, Line: 1}}}
+	oneText := func(d *Document) error {
+		var errs []error
+		for i, m := range d.Messages {
+			texts := 0
+			for j, p := range m.Content {
+				if p.Kind != KindText {
+					errs = append(errs, &UnsupportedError{Format: "one", Message: i, Thing: ThingPart, Part: j, What: "a part"})
+				} else {
+					texts++
+				}
+			}
+			if t := m.Text() + "\n"; texts > 1 {
+				errs = append(errs, &UnsupportedError{Format: "one", Message: i, Thing: ThingText, Nearest: &t, What: "text parts"})
+			}
+		}
+		return errors.Join(errs...)
+	}
+	got, _, err := Adapt(doc, oneText)
+	require.NoError(t, err)
+	require.Equal(t, []ContentPart{Text("look\nhere\n")}, got.Messages[0].Content)
 }

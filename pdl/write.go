@@ -117,7 +117,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// messageBody writes a message's parts; adjacent text parts are one.
+// messageBody writes a message's parts.
 func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) (string, bool) {
 	var b strings.Builder
 	ok := true
@@ -126,6 +126,7 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 		b.WriteString(protect(escapeText(text)))
 		text = ""
 	}
+	joins := false
 	for j, p := range m.Content {
 		switch p.Kind {
 		case promptfmt.KindText:
@@ -133,6 +134,9 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 				fail(i, promptfmt.ThingPart, "part %d: a text part's %s", j+1, f).Part = j
 				ok = false
 			}
+			// Text parts side by side read back as one, an empty one
+			// beside other parts as none: a change, refused.
+			joins = joins || j > 0 && m.Content[j-1].Kind == promptfmt.KindText || p.Value == "" && len(m.Content) > 1
 			text += p.Value
 		case promptfmt.KindImage:
 			ext, known := imageExt[p.MediaType]
@@ -155,6 +159,10 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 		}
 	}
 	flush()
+	if joins {
+		fail(i, promptfmt.ThingText, "text parts side by side, or an empty one beside other parts (PDL reads a turn's text between images as one text)")
+		ok = false
+	}
 	body := b.String()
 	if strings.TrimSpace(body) != body {
 		fail(i, promptfmt.ThingText, "whitespace at the start or end of the message (PDL trims each turn)")

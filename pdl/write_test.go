@@ -81,10 +81,14 @@ func TestWriteShapes(t *testing.T) {
 	out0 := thisFormat.RoundTrip(t, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "")}})
 	require.Equal(t, "<|user|>\n\n<|assistant|>\n", string(out0))
 
-	// Adjacent text parts are one part in PDL.
+	// Text parts side by side would read back as one: refused, not joined.
 	var out bytes.Buffer
-	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a"), promptfmt.Text("b")}}}}))
-	require.Equal(t, "<|user|>\n\nab\n", out.String())
+	err := Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a"), promptfmt.Text("b")}}}})
+	require.ErrorContains(t, err, "text parts side by side")
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, promptfmt.ThingText, ue.Thing)
+	require.Empty(t, out.String())
 }
 
 func TestWriteUnsupported(t *testing.T) {

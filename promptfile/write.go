@@ -56,18 +56,32 @@ func Write(w io.Writer, doc *promptfmt.Document) error {
 		}
 		text := m.Text()
 		body = Canonical(text)
-		if body != text {
-			// The body is stored as it is hashed; changing it is a change
-			// the caller must see (Adapt makes it, and says so).
+		texts := 0
+		for _, p := range m.Content {
+			if p.Kind == promptfmt.KindText {
+				texts++
+			}
+		}
+		blank := body != "" && strings.TrimLeft(body, " \t\r\n\f\v") == ""
+		if body != text || texts > 1 || blank {
+			// The body is stored as it is hashed, one text; changing it is
+			// a change the caller must see (Adapt makes it, and says so).
 			var what []string
+			if texts > 1 {
+				what = append(what, fmt.Sprintf("%d text parts", texts))
+			}
 			if lines.ToLF(text) != text {
 				what = append(what, "CR line breaks")
 			}
-			if !strings.HasSuffix(lines.ToLF(text), "\n") {
+			if !strings.HasSuffix(lines.ToLF(text), "\n") && !blank {
 				what = append(what, "no line break at its end")
 			}
 			nearest := body
-			fail(i, m.Line, promptfmt.ThingText, "text with %s (a prompt file's body has LF line breaks and ends with one)", strings.Join(what, " and ")).Nearest = &nearest
+			if blank {
+				// Reading skips blank lines before the body: it reads empty.
+				what, nearest = append(what, "only white space"), ""
+			}
+			fail(i, m.Line, promptfmt.ThingText, "text with %s (a prompt file's body is one text with LF line breaks, ending with one, not blank)", strings.Join(what, " and ")).Nearest = &nearest
 		}
 		if strings.TrimLeft(body, " \t\r\n\f\v") != "" && strings.TrimSpace(lines.First(body)) == "" {
 			fail(i, m.Line, promptfmt.ThingText, "a body that starts with a blank line (reading skips blank lines before the body)")

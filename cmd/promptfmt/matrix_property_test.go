@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/stretchr/testify/require"
+)
+
+// texts are pieces of message text that some format reads as structure,
+// template syntax or white space it trims.
+var matrixTexts = []string{
+	"hello", "two words", "", " ", "\n", "a\nb", "line\r\nbreak", "lone\rcr", "  padded  ", "tab\there",
+	"### @system:", "% x = 1", ";user", ";;x", "<|user|>", "user:", "system: hi", "---", "```", "{{ order_id }}",
+	"{% if x %}y{% endif %}", "{# note #}", "{{{ raw }}}", "<!-- c -->", "&lt;", "\\escaped", "ümlaut ✓", "\u2028sep",
+}
+
+// genDocument returns a random document whose every message and metadata
+// key has a source line, as a parser gives them.
+func genDocument(r *rand.Rand) *promptfmt.Document {
+	roles := []string{"user", "user", "assistant", "system", "developer", "tool", "_head", "narrator"}
+	doc := &promptfmt.Document{}
+	line := 1
+	if r.IntN(3) == 0 {
+		doc.Meta = map[string]any{}
+		doc.KeyLines = map[string]int{}
+		for _, k := range []string{"title", "model", "tags"}[:1+r.IntN(3)] {
+			doc.Meta[k] = matrixTexts[r.IntN(len(matrixTexts))]
+			doc.KeyLines[k] = line
+			line++
+		}
+	}
+	for range 1 + r.IntN(4) {
+		m := promptfmt.Message{Role: roles[r.IntN(len(roles))], Line: line}
+		line++
+		m.TextLine = line
+		if r.IntN(4) == 0 {
+			m.Name = []string{"Ann", "ops_bot", "Zoë x"}[r.IntN(3)]
+		}
+		if r.IntN(5) == 0 {
+			m.Metadata = map[string]any{"ticket": "T-1"}
+			m.KeyLines = map[string]int{"ticket": line}
+		}
+		m.Disabled = r.IntN(8) == 0
+		for range 1 + r.IntN(3) {
+			switch r.IntN(6) {
+			case 0:
+				m.Content = append(m.Content, promptfmt.ContentPart{Kind: promptfmt.KindImage, Value: "aGk=", MediaType: "image/png"})
+			case 1:
+				m.Content = append(m.Content, promptfmt.ContentPart{Kind: promptfmt.KindToolCall, Value: `{"a": 1}`, ID: "c1", ToolName: "f"})
+			default:
+				var words []string
+				for range 1 + r.IntN(3) {
+					words = append(words, matrixTexts[r.IntN(len(matrixTexts))])
+				}
+				m.Content = append(m.Content, promptfmt.Text(strings.Join(words, []string{"\n", " ", ""}[r.IntN(3)])))
+			}
+		}
+		line += 2 + strings.Count(m.Text(), "\n")
+		doc.Messages = append(doc.Messages, m)
+	}
+	return doc
+}
+
+// Property over generated documents, for every target format: writing
+// either succeeds and the output reads back as the same document, or each
+// refusal names its thing at a source line; lossy conversion (Adapt)
+// always ends in a document the target writes and reads back identically,
+// and one it changed is always told by at least one change, each at a line.
+func TestConversionMatrixProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 2026))
+	for n := range 400 {
+		doc := genDocument(r)
+		for i := range formats {
+			to := &formats[i]
+			what := fmt.Sprintf("case %d to %s", n, to.name)
+			var out bytes.Buffer
+			err := to.write(&out, doc)
+			if err == nil {
+				back, err := to.parse(out.Bytes())
+				require.NoError(t, err, "%s: the output does not read back:\n%s", what, out.String())
+				require.True(t, promptfmt.Equal(doc, back), "%s: written without a word, read back changed\nwant %s\ngot  %s\n%s", what, show(doc), show(back), out.String())
+				continue
+			}
+			promptfmt.Locate(doc, err)
+			var ue *promptfmt.UnsupportedError
+			for _, e := range flatten(err) {
+				require.True(t, errors.As(e, &ue), "%s: a refusal that is not an UnsupportedError: %v", what, e)
+				// A thing has a line; the document as a whole (no message
+				// for the model) has none.
+				if ue.Message >= 0 || ue.Thing == promptfmt.ThingMeta || ue.Thing == promptfmt.ThingComment || ue.Thing == promptfmt.ThingMessages && len(doc.Messages) > 1 {
+					require.NotZero(t, ue.Line, "%s: a refusal without a line: %v", what, ue)
+				}
+			}
+			fitted, changes, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return to.write(io.Discard, d) })
+			if err != nil {
+				continue // nothing can meet it (ThingOther): convert --lossy reports it
+			}
+			out.Reset()
+			require.NoError(t, to.write(&out, fitted), what)
+			back, err := to.parse(out.Bytes())
+			require.NoError(t, err, "%s: lossy output does not read back:\n%s", what, out.String())
+			require.True(t, promptfmt.Equal(fitted, back), "%s: lossy output reads back changed\nwant %s\ngot  %s", what, show(fitted), show(back))
+			require.NotEmpty(t, changes, "%s: refused, then fitted without a change", what)
+			for _, c := range changes {
+				require.True(t, c.Line > 0 || c.Message < 0 && !strings.Contains(c.Done, "metadata"), "%s: a change without a line: %v", what, c)
+			}
+		}
+	}
+}
+
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+func show(doc *promptfmt.Document) string {
+	b, _ := promptfmt.EncodeJSON(doc)
+	return string(b)
+}
