@@ -64,6 +64,7 @@ type heldFile struct {
 	mod    time.Time
 	readAt time.Time
 	id     uint64 // 0: none
+	alias  uint64 // a second ID, in id when it differs from prompt-id; 0: none
 }
 
 // OpenStore returns the store in dir, which must exist.
@@ -201,13 +202,23 @@ func (s *Store) held() (map[uint64]bool, error) {
 			if err != nil {
 				return nil, fmt.Errorf("prompt store %s: cannot tell which ID %s holds: %w", s.dir, name, err)
 			}
-			if f, err := parse(src); err == nil && f.checks[0].state == fine {
-				h.id, _ = idNumber(f.checks[0].text)
+			if f, err := parse(src); err == nil {
+				// Both IDs of a file that names two (prompt-id and a
+				// different id) are held: either may be cited.
+				if f.checks[0].state == fine {
+					h.id, _ = idNumber(f.checks[0].text)
+				}
+				if f.alias.state == mismatch {
+					h.alias, _ = idNumber(f.alias.text)
+				}
 			}
 		}
 		seen[name] = h
 		if h.id != 0 {
 			held[h.id] = true
+		}
+		if h.alias != 0 {
+			held[h.alias] = true
 		}
 	}
 	s.seen = seen
