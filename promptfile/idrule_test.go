@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/stretchr/testify/assert"
@@ -168,4 +169,47 @@ func TestFixRefusesTwoIDs(t *testing.T) {
 	out, _, err := Fix([]byte(idFile("prompt-id: P2\nid: P02\n")), FixOptions{})
 	require.NoError(t, err, "one ID, spelt twice")
 	assert.NoError(t, Verify(out))
+}
+
+// Add stamps a converted document with the store's keys, names the file by
+// its ID, says what it replaced, and spends no ID on a document it cannot
+// write.
+func TestStoreAdd(t *testing.T) {
+	dir := t.TempDir()
+	s, err := OpenStore(dir)
+	require.NoError(t, err)
+	now := time.Date(2026, 11, 21, 8, 30, 0, 0, time.FixedZone("CET", 3600))
+	doc := &promptfmt.Document{
+		Meta:     map[string]any{"title": "x", KeyID: "P3", aliasID: "P3", KeyCreated: "yesterday", KeyHash: "00"},
+		Messages: []promptfmt.Message{promptfmt.NewMessage("user", seedBody)},
+	}
+	path, changes, err := s.Add(doc, now)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "P1.prompt"), path)
+	var done []string
+	for _, c := range changes {
+		done = append(done, c.Done)
+	}
+	assert.Equal(t, []string{`replaced prompt-id "P3" by the store's new ID`, `removed id "P3"`,
+		`replaced created-at "yesterday" by the time now`, `replaced sha1-hash "00" by the body's hash`}, done)
+	src, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.NoError(t, Verify(src))
+	assert.Equal(t, "---\nprompt-id: \"P1\"\ncreated-at: \"2026-11-21T07:30:00Z\"\nsha1-hash: \""+Hash(seedBody)+"\"\ntitle: x\n---\n\n"+seedBody, string(src))
+	assert.Equal(t, "P3", doc.Meta[KeyID], "the caller's document is not changed")
+
+	// A well-formed created-at is kept, and nothing is reported.
+	doc = &promptfmt.Document{Meta: map[string]any{KeyCreated: "2022-08-17T14:37:22Z"}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "b\n")}}
+	path, changes, err = s.Add(doc, now)
+	require.NoError(t, err)
+	assert.Empty(t, changes)
+	src, _ = os.ReadFile(path)
+	assert.Contains(t, string(src), "created-at: \"2022-08-17T14:37:22Z\"")
+
+	bad := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("system", "b\n")}}
+	_, _, err = s.Add(bad, now)
+	require.Error(t, err)
+	id, err := s.NextID()
+	require.NoError(t, err)
+	assert.Equal(t, "P3", id, "the refused document spent no ID")
 }

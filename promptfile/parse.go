@@ -264,10 +264,8 @@ func (f *file) checkKeys() {
 	if f.alias.state == fine && (id.state == fine || id.state == malformed) && !sameID(f.alias.text, id.text) {
 		f.alias.state = mismatch
 	}
-	if created.state == fine {
-		if _, err := time.Parse(time.RFC3339Nano, created.text); err != nil || !timePattern.MatchString(created.text) {
-			created.state = malformed
-		}
+	if created.state == fine && (!timePattern.MatchString(created.text) || !validTime(created.text)) {
+		created.state = malformed
 	}
 	if hash.state == fine {
 		switch sum := Hash(f.text); {
@@ -277,6 +275,12 @@ func (f *file) checkKeys() {
 			hash.state = mismatch
 		}
 	}
+}
+
+// validTime reports whether s, shaped like a created-at, is a real time.
+func validTime(s string) bool {
+	_, err := time.Parse(time.RFC3339Nano, s)
+	return err == nil
 }
 
 // sameID reports whether two spellings name one prompt: P04 is P4; text
