@@ -297,21 +297,32 @@ func (s *Store) Create(body string, meta map[string]any) (string, error) {
 // P<n>.prompt, and returns its path and the changes made to mandatory keys
 // doc already had (see Stamp). A document Write refuses spends no ID.
 func (s *Store) Add(doc *promptfmt.Document, now time.Time) (path string, changes []promptfmt.Change, err error) {
-	stamped, changes := Stamp(doc, "P1", now)
-	if err := Write(io.Discard, stamped); err != nil {
-		return "", nil, err
-	}
-	id, err := s.NextID()
+	out, id, changes, err := s.Issue(doc, now)
 	if err != nil {
 		return "", nil, err
+	}
+	path = s.Path(id)
+	return path, changes, atomicfile.WriteFile(path, out, 0o644)
+}
+
+// Issue is Add without the writing: it returns the prompt file, its new
+// ID and the changes, for a caller that puts the file elsewhere (promptfmt
+// convert to standard output). The ID is spent all the same, so the store
+// never hands it out again.
+func (s *Store) Issue(doc *promptfmt.Document, now time.Time) (file []byte, id string, changes []promptfmt.Change, err error) {
+	stamped, changes := Stamp(doc, "P1", now)
+	if err := Write(io.Discard, stamped); err != nil {
+		return nil, "", nil, err
+	}
+	if id, err = s.NextID(); err != nil {
+		return nil, "", nil, err
 	}
 	stamped.Meta[KeyID] = id
 	var out bytes.Buffer
 	if err := Write(&out, stamped); err != nil {
-		return "", nil, err
+		return nil, "", nil, err
 	}
-	path = s.Path(id)
-	return path, changes, atomicfile.WriteFile(path, out.Bytes(), 0o644)
+	return out.Bytes(), id, changes, nil
 }
 
 // Stamp returns a copy of doc with the mandatory keys a prompt in a store
