@@ -40,14 +40,27 @@
 // (upstream later adopted NFC; the seed does not ask for it). The body is
 // the Document's one message, role user, exactly as hashed.
 //
-// Mandatory keys: prompt-id (P followed by digits; the seed's own example
-// writes id, which is read as prompt-id with a warning), created-at (an
+// Mandatory keys: prompt-id (P followed by digits), created-at (an
 // ISO-8601 UTC time such as 2022-08-17T14:37:22Z) and sha1-hash (40
 // hexadecimal digits, either case). A missing or malformed mandatory key,
 // and a body whose hash differs from sha1-hash, is a warning with line and
-// column: the file still parses. Verify reports exactly those as failures.
-// Other keys (ancestors, generator, model, meta-prompt id, metrics...) are
-// kept as written.
+// column: the file still parses. Verify reports exactly those as failures,
+// so promptfmt check (every warning) and promptfmt promptfile verify (the
+// failures) report the same findings about the keys, at the same places;
+// they differ only on the file's form (a byte order mark, blanks after
+// ---), which check reports and verify, about integrity, does not. Other
+// keys (ancestors, generator, model, meta-prompt id, metrics...) are kept
+// as written.
+//
+// Decision: the key id (the seed's own example writes it; upstream later
+// adopted it) follows one rule, in one function both commands reach
+// (findings in parse.go). Alone, it is read in place of prompt-id, but
+// prompt-id is still missing: a failure, as the seed says every processor
+// writes prompt-id ("promptfile fix" renames id). Its ID is held all the
+// same: the store never issues it and verify's duplicate search sees it.
+// Beside prompt-id, id naming the same ID (P04 is P4) is harmless; naming
+// another is a failure at id (a prompt has one ID), the store holds both,
+// and Fix refuses to choose between them.
 //
 // # Fixing
 //
@@ -77,10 +90,24 @@
 // name every pair that holds one ID (promptfmt promptfile verify does).
 // See Store for the locking and the atomic writes.
 //
+// Decision: converting into prompt files makes new prompts in a store
+// (Store.Add; promptfmt convert -t promptfile -o STORE). Each converted
+// document gets an ID the store draws and is written as P<n>.prompt, with
+// created-at the time of the conversion (the caller's clock) unless the
+// source has a well-formed one, and sha1-hash the body's hash. A prompt-id
+// the source had belongs to another store, and is replaced; an id is
+// removed; a malformed created-at and a wrong sha1-hash are replaced; each
+// is returned as a change, so the converter says what it did. The other
+// keys are kept. A document Write refuses spends no ID. To standard output
+// (Store.Issue) the ID still comes from a store, named with -dir, and is
+// spent there though no file is written: a prompt file has no ID outside a
+// store, and printing one without an ID, or with one no store issued, would
+// make a file that fails verification or whose ID may clash.
+//
 // # Writing files
 //
-// Every file this package writes (Store.Create, the next-id file; and
-// promptfmt's fmt -w, promptfile fix and convert -o) goes through one
+// Every file this package writes (Store.Create and Add, the next-id file;
+// and promptfmt's fmt -w, promptfile fix and convert -o) goes through one
 // policy, internal/atomicfile: a temporary file ".NAME.promptfmt-N.tmp"
 // beside the file, fsync, rename. Decision: a symbolic link is written
 // through to its target, in the target's directory, and stays a link; a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +60,11 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 		notes[i] = append(notes[i], promptfmt.Warnf(format, src, f.offset(&f.checks[i]), msg, args...))
 	}
 
-	// The hash first: a refusal must not spend an ID.
+	// Refusals first: they must not spend an ID.
+	if a := &f.alias; a.state == mismatch || a.state == notString {
+		return nil, nil, promptfmt.Errorf(format, src, f.offset(a),
+			"id %s and prompt-id %s: which ID the prompt holds is for you to decide; remove the key that is wrong", describeValue(a), describeValue(id))
+	}
 	sum := Hash(f.text)
 	switch {
 	case hash.state == missing || hash.state == notString:
@@ -124,6 +129,15 @@ func describe(c *check) string {
 		return c.name + " (not a string)"
 	}
 	return fmt.Sprintf("%s %q", c.name, c.text)
+}
+
+// describeValue is a key's value for a message: quoted, or "(not a
+// string)".
+func describeValue(c *check) string {
+	if c.state == notString {
+		return "(not a string)"
+	}
+	return strconv.Quote(c.text)
 }
 
 // timeLayouts are the spellings of a time that Fix rewrites in UTC rather

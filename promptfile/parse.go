@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -87,6 +88,9 @@ type file struct {
 	node               *yaml.Node
 	text               string // the body, canonical
 	checks             [3]check
+	// alias is the seed's id when prompt-id is written too (state
+	// mismatch when it names another ID); else its state is missing.
+	alias check
 }
 
 func parse(src []byte) (*file, error) {
@@ -95,6 +99,9 @@ func parse(src []byte) (*file, error) {
 	}
 	f := &file{src: src, doc: &promptfmt.Document{}}
 	doc := f.doc
+	// Only the file's form (a BOM, blanks after ---) is warned about
+	// without failing verification; every finding about the mandatory
+	// keys is both (see findings), so check and verify agree on them.
 	warn := func(fatal bool, off int, msg string, args ...any) {
 		w := promptfmt.Warnf(format, src, off, msg, args...)
 		doc.Warnings = append(doc.Warnings, w)
@@ -126,39 +133,14 @@ func parse(src []byte) (*file, error) {
 	msg := promptfmt.NewMessage("user", f.text)
 	msg.Line, _ = promptfmt.Position(src, f.body)
 	doc.Messages = []promptfmt.Message{msg}
-	f.checkKeys(warn)
-	f.hint(doc.Warnings)
-	return f, nil
-}
-
-// hint says, on the warnings about the mandatory keys, how to fix them.
-func (f *file) hint(warnings []promptfmt.Warning) {
-	for i := range f.checks {
-		c := &f.checks[i]
-		hint := ""
-		switch c.state {
-		case missing, malformed, notString:
-			hint = "promptfmt promptfile fix completes what is missing (a new ID from the store, the time now, the body's hash)"
-		case mismatch:
-			hint = "if the edit was meant, bless it: promptfmt promptfile fix -rehash FILE; else restore the body"
-		}
-		if hint == "" {
-			continue
-		}
-		off := f.offset(c)
-		for j := range warnings {
-			if warnings[j].Offset == off && warnings[j].Hint == "" {
-				warnings[j].Hint = hint
-				break
-			}
-		}
-		for _, pe := range f.failures {
-			if pe, ok := pe.(*promptfmt.ParseError); ok && pe.Offset == off && pe.Hint == "" {
-				pe.Hint = hint
-				break
-			}
-		}
+	f.checkKeys()
+	for _, k := range f.findings() {
+		w := promptfmt.Warnf(format, src, k.off, "%s", k.msg)
+		w.Hint = k.hint
+		doc.Warnings = append(doc.Warnings, w)
+		f.failures = append(f.failures, &promptfmt.ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Offset: w.Offset, Msg: w.Msg, Hint: w.Hint})
 	}
+	return f, nil
 }
 
 // split finds the front matter: src[yamlStart:yamlEnd], or -1 when the file
@@ -234,7 +216,7 @@ const (
 	missing         // no such key
 	notString       // a map, list, or null
 	malformed       // a string of the wrong shape
-	mismatch        // sha1-hash only: well formed, but not the body's hash
+	mismatch        // sha1-hash: well formed, but not the body's hash; id: not prompt-id's ID
 )
 
 // check is one mandatory key as read.
@@ -245,10 +227,10 @@ type check struct {
 	state      state
 }
 
-// checkKeys examines the mandatory keys, in Write's order, and warns about
-// each one missing or malformed and about a body that does not match its
-// hash.
-func (f *file) checkKeys(warn func(bool, int, string, ...any)) {
+// checkKeys examines the mandatory keys, in Write's order, and the body's
+// hash. The ID is prompt-id's; the seed example's id is read in its place
+// when prompt-id is missing, and is f.alias when both are written.
+func (f *file) checkKeys() {
 	find := func(name string) check {
 		c := check{name: name, state: missing}
 		if f.node == nil {
@@ -269,10 +251,9 @@ func (f *file) checkKeys(warn func(bool, int, string, ...any)) {
 		return c
 	}
 	f.checks[0] = find(KeyID)
-	if f.checks[0].state == missing {
-		if c := find(aliasID); c.state != missing {
-			f.checks[0] = c
-		}
+	f.alias = find(aliasID)
+	if f.checks[0].state == missing && f.alias.state != missing {
+		f.checks[0], f.alias = f.alias, check{name: aliasID, state: missing}
 	}
 	f.checks[1] = find(KeyCreated)
 	f.checks[2] = find(KeyHash)
@@ -280,38 +261,92 @@ func (f *file) checkKeys(warn func(bool, int, string, ...any)) {
 	if id.state == fine && !idPattern.MatchString(id.text) {
 		id.state = malformed
 	}
-	if created.state == fine {
-		if _, err := time.Parse(time.RFC3339Nano, created.text); err != nil || !timePattern.MatchString(created.text) {
-			created.state = malformed
-		}
+	if f.alias.state == fine && (id.state == fine || id.state == malformed) && !sameID(f.alias.text, id.text) {
+		f.alias.state = mismatch
 	}
-	sum := Hash(f.text)
+	if created.state == fine && (!timePattern.MatchString(created.text) || !validTime(created.text)) {
+		created.state = malformed
+	}
 	if hash.state == fine {
-		switch {
+		switch sum := Hash(f.text); {
 		case !hashPattern.MatchString(hash.text):
 			hash.state = malformed
 		case strings.ToLower(hash.text) != sum:
 			hash.state = mismatch
 		}
 	}
+}
 
-	if id.name == aliasID {
-		warn(false, f.offset(id), "id is read as prompt-id (the seed's example spelling); write prompt-id")
+// validTime reports whether s, shaped like a created-at, is a real time.
+func validTime(s string) bool {
+	_, err := time.Parse(time.RFC3339Nano, s)
+	return err == nil
+}
+
+// sameID reports whether two spellings name one prompt: P04 is P4; text
+// that is not an ID only names what it spells.
+func sameID(a, b string) bool {
+	m, okA := idNumber(a)
+	n, okB := idNumber(b)
+	if okA && okB {
+		return m == n
 	}
+	return a == b
+}
+
+// finding is one problem with the mandatory keys: a warning when reading,
+// and a failure when verifying.
+type finding struct {
+	off       int
+	msg, hint string
+}
+
+// findings is the one rule for what the mandatory keys must be, which
+// check (Parse's warnings) and verify (Verify's failures) both apply:
+//   - prompt-id is the ID. The seed example's id is read in its place when
+//     prompt-id is missing, but the file is then missing prompt-id, as
+//     much as one without either (fix renames id; the store and verify's
+//     duplicate search honour the ID it holds meanwhile).
+//   - Both written: id must name the same ID (P04 is P4), or the prompt
+//     has two IDs.
+//   - created-at and sha1-hash as the package documentation says.
+func (f *file) findings() []finding {
+	const (
+		fixHint    = "promptfmt promptfile fix completes what is missing (a new ID from the store, the time now, the body's hash)"
+		rehashHint = "if the edit was meant, bless it: promptfmt promptfile fix -rehash FILE; else restore the body"
+	)
+	var out []finding
+	add := func(c *check, hint, msg string, args ...any) {
+		out = append(out, finding{f.offset(c), fmt.Sprintf(msg, args...), hint})
+	}
+	sum := Hash(f.text)
 	wants := [3]string{"P followed by digits, such as P42", "an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "40 hexadecimal digits; the body hashes to " + sum}
 	for i := range f.checks {
 		c := &f.checks[i]
-		switch c.state {
-		case missing:
-			warn(true, f.offset(c), "missing %s: want %s", []string{KeyID, KeyCreated, KeyHash}[i], wants[i])
-		case notString:
-			warn(true, f.offset(c), "%s must be a string: want %s", c.name, wants[i])
-		case malformed:
-			warn(true, f.offset(c), "%s %q is malformed: want %s", c.name, c.text, wants[i])
-		case mismatch:
-			warn(true, f.offset(c), "the body does not match its hash: sha1-hash is %s, the body hashes to %s (the body was edited or corrupted)", strings.ToLower(c.text), sum)
+		switch {
+		case c.state == fine && c.name == aliasID:
+			add(c, "promptfmt promptfile fix renames id to prompt-id",
+				"missing prompt-id: id %q is read in its place (the seed example's spelling); write prompt-id", c.text)
+		case c.state == missing:
+			add(c, fixHint, "missing %s: want %s", keyNames[i], wants[i])
+		case c.state == notString:
+			add(c, fixHint, "%s must be a string: want %s", c.name, wants[i])
+		case c.state == malformed:
+			add(c, fixHint, "%s %q is malformed: want %s", c.name, c.text, wants[i])
+		case c.state == mismatch:
+			add(c, rehashHint, "the body does not match its hash: sha1-hash is %s, the body hashes to %s (the body was edited or corrupted)", strings.ToLower(c.text), sum)
+		}
+		if i == 0 {
+			switch a := &f.alias; a.state {
+			case notString:
+				add(a, "", "id must be a string naming the same ID as prompt-id, or be removed")
+			case mismatch:
+				add(a, "remove the key that is wrong (prompt-id is the one the format defines)",
+					"id %q and prompt-id %q name different IDs: a prompt has one ID", a.text, c.text)
+			}
 		}
 	}
+	return out
 }
 
 // offset is where a check's value is, or for a missing key the start of

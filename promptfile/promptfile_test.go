@@ -75,7 +75,7 @@ func TestParse(t *testing.T) {
 			"promptfile:1:1: missing sha1-hash: want 40 hexadecimal digits; the body hashes to da39a3ee5e6b4b0d3255bfef95601890afd80709"}},
 		{"the seed's example: id, generated-at, a 20-digit hash",
 			"---\nid: \"P323\"\ngenerator: \"human\"\ngenerated-at: \"2025-06-28T12:00:00Z\"\nsha1-hash: \"7fd8e8e70235bc6fd5c1\"\n---\n\n" + seedBody, seedBody, nil, []string{
-				"promptfile:2:5: id is read as prompt-id (the seed's example spelling); write prompt-id",
+				"promptfile:2:5: missing prompt-id: id \"P323\" is read in its place (the seed example's spelling); write prompt-id",
 				"promptfile:1:1: missing created-at: want an ISO-8601 UTC time such as 2022-08-17T14:37:22Z",
 				"promptfile:5:12: sha1-hash \"7fd8e8e70235bc6fd5c1\" is malformed: want 40 hexadecimal digits; the body hashes to 3b215be875d3e5c583e1a4bd80a358243b4747b1"}},
 		{"malformed keys", promptFile("42", "yesterday", "null", "", "x"), "x\n", nil, []string{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -64,6 +65,7 @@ type heldFile struct {
 	mod    time.Time
 	readAt time.Time
 	id     uint64 // 0: none
+	alias  uint64 // a second ID, in id when it differs from prompt-id; 0: none
 }
 
 // OpenStore returns the store in dir, which must exist.
@@ -201,13 +203,23 @@ func (s *Store) held() (map[uint64]bool, error) {
 			if err != nil {
 				return nil, fmt.Errorf("prompt store %s: cannot tell which ID %s holds: %w", s.dir, name, err)
 			}
-			if f, err := parse(src); err == nil && f.checks[0].state == fine {
-				h.id, _ = idNumber(f.checks[0].text)
+			if f, err := parse(src); err == nil {
+				// Both IDs of a file that names two (prompt-id and a
+				// different id) are held: either may be cited.
+				if f.checks[0].state == fine {
+					h.id, _ = idNumber(f.checks[0].text)
+				}
+				if f.alias.state == mismatch {
+					h.alias, _ = idNumber(f.alias.text)
+				}
 			}
 		}
 		seen[name] = h
 		if h.id != 0 {
 			held[h.id] = true
+		}
+		if h.alias != 0 {
+			held[h.alias] = true
 		}
 	}
 	s.seen = seen
@@ -263,14 +275,10 @@ func DuplicateIDs(ids []string) [][]int {
 
 // Create stores body as a new prompt and returns its path. meta holds the
 // keys besides the mandatory ones (generator, model, ancestors...); the
-// store sets prompt-id to a new ID, created-at to now unless meta has one,
-// and sha1-hash to the body's hash. Blank lines before the body are
-// dropped, as reading would skip them.
+// store sets them as Add does, with the time now. Blank lines before the
+// body are dropped, as reading would skip them.
 func (s *Store) Create(body string, meta map[string]any) (string, error) {
-	doc := &promptfmt.Document{Meta: map[string]any{}}
-	for k, v := range meta {
-		doc.Meta[k] = v
-	}
+	doc := &promptfmt.Document{Meta: meta}
 	body = Canonical(body)
 	for body != "" {
 		line, rest, _ := strings.Cut(body, "\n")
@@ -279,27 +287,97 @@ func (s *Store) Create(body string, meta map[string]any) (string, error) {
 		}
 		body = rest
 	}
-	if _, ok := doc.Meta[KeyCreated]; !ok {
-		doc.Meta[KeyCreated] = Now(time.Now())
-	}
-	doc.Meta[KeyHash] = Hash(body)
 	doc.Messages = []promptfmt.Message{promptfmt.NewMessage("user", body)}
-	// Check that the document can be written before drawing an ID.
-	doc.Meta[KeyID] = "P1"
-	if err := Write(&bytes.Buffer{}, doc); err != nil {
-		return "", err
-	}
-	id, err := s.NextID()
+	path, _, err := s.Add(doc, time.Now())
+	return path, err
+}
+
+// Add stores doc, which Write must accept, as a new prompt: converting a
+// file into the store. It draws a new ID, writes the file as
+// P<n>.prompt, and returns its path and the changes made to mandatory keys
+// doc already had (see Stamp). A document Write refuses spends no ID.
+func (s *Store) Add(doc *promptfmt.Document, now time.Time) (path string, changes []promptfmt.Change, err error) {
+	out, id, changes, err := s.Issue(doc, now)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	doc.Meta[KeyID] = id
+	path = s.Path(id)
+	return path, changes, atomicfile.WriteFile(path, out, 0o644)
+}
+
+// Issue is Add without the writing: it returns the prompt file, its new
+// ID and the changes, for a caller that puts the file elsewhere (promptfmt
+// convert to standard output). The ID is spent all the same, so the store
+// never hands it out again.
+func (s *Store) Issue(doc *promptfmt.Document, now time.Time) (file []byte, id string, changes []promptfmt.Change, err error) {
+	stamped, changes := Stamp(doc, "P1", now)
+	if err := Write(io.Discard, stamped); err != nil {
+		return nil, "", nil, err
+	}
+	if id, err = s.NextID(); err != nil {
+		return nil, "", nil, err
+	}
+	stamped.Meta[KeyID] = id
 	var out bytes.Buffer
-	if err := Write(&out, doc); err != nil {
-		return "", err
+	if err := Write(&out, stamped); err != nil {
+		return nil, "", nil, err
 	}
-	path := s.Path(id)
-	return path, atomicfile.WriteFile(path, out.Bytes(), 0o644)
+	return out.Bytes(), id, changes, nil
+}
+
+// Stamp returns a copy of doc with the mandatory keys a prompt in a store
+// has (the package documentation's Decision on converting): prompt-id id,
+// created-at kept when doc has a well-formed one and else now, and
+// sha1-hash the hash of the body (its one message's text). A prompt-id
+// doc had is another store's or another file's and is replaced; the
+// seed's id is removed, since beside prompt-id it would name a second ID;
+// a malformed created-at and a sha1-hash that is not the body's are
+// replaced. Each of these is returned as a change, so a converter can say
+// what it did.
+func Stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Document, []promptfmt.Change) {
+	out := *doc
+	out.Meta = make(map[string]any, len(doc.Meta)+3)
+	for k, v := range doc.Meta {
+		out.Meta[k] = v
+	}
+	var changes []promptfmt.Change
+	change := func(what, done string, args ...any) {
+		changes = append(changes, promptfmt.Change{Format: format, Message: -1, What: what, Done: fmt.Sprintf(done, args...)})
+	}
+	value := func(v any) string {
+		if s, ok := v.(string); ok {
+			return strconv.Quote(s)
+		}
+		return fmt.Sprintf("%v", v)
+	}
+	if v, ok := out.Meta[KeyID]; ok {
+		change("a prompt's ID is drawn from the store it is in", "replaced prompt-id %s by the store's new ID", value(v))
+	}
+	if v, ok := out.Meta[aliasID]; ok {
+		delete(out.Meta, aliasID)
+		change("a prompt has one ID, its prompt-id", "removed id %s", value(v))
+	}
+	out.Meta[KeyID] = id
+	if v, ok := out.Meta[KeyCreated]; ok {
+		if c, _ := v.(string); !timePattern.MatchString(c) || !validTime(c) {
+			change("created-at is an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "replaced created-at %s by the time now", value(v))
+			out.Meta[KeyCreated] = Now(now)
+		}
+	} else {
+		out.Meta[KeyCreated] = Now(now)
+	}
+	var body string
+	if len(out.Messages) == 1 {
+		body = out.Messages[0].Text()
+	}
+	sum := Hash(body)
+	if v, ok := out.Meta[KeyHash]; ok {
+		if h, _ := v.(string); strings.ToLower(h) != sum {
+			change("sha1-hash is the hash of the body written", "replaced sha1-hash %s by the body's hash", value(v))
+		}
+	}
+	out.Meta[KeyHash] = sum
+	return &out, changes
 }
 
 // Now returns t as a created-at value: UTC, to the second.

@@ -6,15 +6,34 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/promptfile"
 )
 
 // write renders in's document in format f, or prints why it cannot. With
 // lossy, what f cannot express is changed first (promptfmt.Adapt) and each
 // change printed.
 func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
+	doc, status := c.prepare(in, f, lossy)
+	if doc == nil {
+		return nil, status
+	}
+	var out bytes.Buffer
+	if err := f.write(&out, doc); err != nil {
+		promptfmt.Locate(doc, err) // the line in the file, not the message's
+		c.report(in, err)
+		return nil, exitInvalid
+	}
+	return out.Bytes(), exitOK
+}
+
+// prepare returns in's document ready for format f to write: adapted
+// first with lossy, or nil once it has printed why it cannot be.
+func (c *cli) prepare(in *input, f *formatInfo, lossy bool) (*promptfmt.Document, int) {
 	if f.write == nil {
 		return nil, c.fail(f.notBuilt())
 	}
@@ -38,13 +57,7 @@ func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
 		c.changes(in, changes)
 		doc = adapted
 	}
-	var out bytes.Buffer
-	if err := f.write(&out, doc); err != nil {
-		promptfmt.Locate(doc, err) // the line in the file, not the message's
-		c.report(in, err)
-		return nil, exitInvalid
-	}
-	return out.Bytes(), exitOK
+	return doc, exitOK
 }
 
 // changes prints what promptfmt.Adapt changed, one line each.
@@ -68,7 +81,16 @@ func (c *cli) runConvert(args []string) int {
 			"template (.pdl, .prompty) given --inputs/--context is rendered first, and\n"+
 			"what it renders to is converted. Several files or a directory need -o DIR:\n"+
 			"each file is written under it, at the same relative path, with the\n"+
-			"target's extension.")
+			"target's extension.\n\n"+
+			"Into prompt files (-t promptfile), -o DIR is a prompt store, made if\n"+
+			"missing: each file converted becomes a new prompt in it, named P<n>.prompt\n"+
+			"by an ID the store draws (never one a .prompt file there holds, never one\n"+
+			"handed out before), with prompt-id, created-at (the time now, or the\n"+
+			"source's own when well formed) and sha1-hash written, and its line\n"+
+			"SOURCE<tab>NEW-PATH printed on stdout. A prompt-id, id or sha1-hash the\n"+
+			"source had is replaced, and the change printed. To standard output, give\n"+
+			"-dir STORE to draw the ID from (it is spent there; the file is not\n"+
+			"written there): a prompt file has no ID outside a store.")
 	to := fs.String("t", "", "output format ("+formatNames()+"); required")
 	from := fs.String("f", "", "input format; default: from the extension")
 	outPath := fs.String("o", "", "output file (a directory for several inputs); default: standard output")
@@ -76,6 +98,7 @@ func (c *cli) runConvert(args []string) int {
 	inputsFile := inputsFlag(fs)
 	asJSON := jsonFlag(fs)
 	force := forceFlag(fs)
+	storeDir := fs.String("dir", "", "-t promptfile to standard output: the prompt store the ID is drawn from")
 	args, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status
@@ -93,6 +116,12 @@ func (c *cli) runConvert(args []string) int {
 	}
 	if len(args) == 0 {
 		args = []string{"-"}
+	}
+	if target.name == "promptfile" {
+		return c.convertToStore(target, args, *from, *inputsFile, *outPath, *storeDir, *lossy, *force)
+	}
+	if *storeDir != "" {
+		return c.fail(&usageError{"-dir applies with -t promptfile"})
 	}
 	conv := func(c *cli, name string) ([]byte, *input, int) {
 		in, status := c.loadForConvert(name, *from, *inputsFile)
@@ -134,6 +163,91 @@ func (c *cli) runConvert(args []string) int {
 		return t.add(fc.writeFile(outs[i], out, *force))
 	})
 	t.summary(c, "converted", "failed")
+	return worst
+}
+
+// clock is the time a converted prompt file is created at; tests set it.
+var clock = time.Now
+
+// convertToStore converts files into prompt files that are new prompts in
+// a store: with -o, the store the files are written into, each named by
+// its ID; without, the file goes to standard output and its ID comes from
+// the store -dir names. The files are converted one after another, so IDs
+// follow their order.
+func (c *cli) convertToStore(target *formatInfo, args []string, from, inputsFile, outPath, storeDir string, lossy, force bool) int {
+	switch {
+	case outPath == "" && storeDir == "":
+		return c.fail(&usageError{"convert -t promptfile needs -o STORE, the prompt store to write the files into (or, to standard output, -dir STORE to draw the ID from): a prompt file's ID comes from its store"})
+	case outPath != "" && storeDir != "":
+		return c.fail(&usageError{"-o STORE is where the ID comes from: -dir applies to standard output only"})
+	case force:
+		return c.fail(&usageError{"--force does not apply to -t promptfile: every file written is new"})
+	case outPath == "" && manyFiles(args):
+		return c.fail(&usageError{"converting several files needs -o STORE"})
+	}
+	if outPath != "" {
+		if fi, err := os.Stat(outPath); err == nil && !fi.IsDir() {
+			return c.fail(&usageError{fmt.Sprintf("-o %s: with -t promptfile, -o names the prompt store, a directory; each file in it is named by its ID", outPath)})
+		} else if err != nil && isPromptFile(outPath) {
+			return c.fail(&usageError{fmt.Sprintf("-o %s: with -t promptfile, -o names the prompt store, a directory, not the file: each file in it is named by its ID", outPath)})
+		}
+		if err := os.MkdirAll(outPath, 0o755); err != nil {
+			return c.fail(err)
+		}
+		storeDir = outPath
+	}
+	store, err := promptfile.OpenStore(storeDir)
+	if err != nil {
+		return c.fail(err)
+	}
+	files := args
+	if manyFiles(args) {
+		if slices.Contains(args, "-") {
+			return c.fail(&usageError{"standard input cannot be one of several files to convert"})
+		}
+		if files, err = expand(args, func(name string) bool {
+			f, err := lookupFormat("", name)
+			return err == nil && (from == "" || f.name == from)
+		}); err != nil {
+			return c.fail(err)
+		}
+	}
+	var t tally
+	worst := c.parallel(len(files), 1, func(c *cli, i int) int {
+		in, status := c.loadForConvert(files[i], from, inputsFile)
+		if in == nil {
+			return t.add(status)
+		}
+		doc, status := c.prepare(in, target, lossy)
+		if doc == nil {
+			return t.add(status)
+		}
+		if outPath == "" {
+			out, _, changes, err := store.Issue(doc, clock())
+			if err != nil {
+				promptfmt.Locate(doc, err)
+				c.report(in, err)
+				return t.add(exitInvalid)
+			}
+			c.changes(in, changes)
+			if _, err := c.stdout.Write(out); err != nil {
+				return t.add(c.fail(err))
+			}
+			return t.add(exitOK)
+		}
+		path, changes, err := store.Add(doc, clock())
+		if err != nil {
+			promptfmt.Locate(doc, err)
+			c.report(in, err)
+			return t.add(exitInvalid)
+		}
+		c.changes(in, changes)
+		fmt.Fprintf(c.stdout, "%s\t%s\n", in.display(), path)
+		return t.add(exitOK)
+	})
+	if manyFiles(args) {
+		t.summary(c, "converted", "failed")
+	}
 	return worst
 }
 

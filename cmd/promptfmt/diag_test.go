@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -92,21 +94,24 @@ func TestConvertTree(t *testing.T) {
 	assert.Equal(t, exitUsage, status)
 	assert.Contains(t, errOut, "needs -o DIR")
 
-	_, errOut, status = runCmd(t, "", "convert", "-t", "promptfile", "-o", out, dir)
+	// Into prompt files: new prompts in the store -o names, by ID.
+	defer setClock(time.Date(2026, 11, 21, 8, 30, 0, 0, time.UTC))()
+	stdout, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", "-o", out, dir)
 	assert.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, filepath.Join(dir, "sub/b.prompty")+":4: promptfile: document: 2 messages", "named at the first message too many")
 	assert.True(t, strings.HasSuffix(errOut, "promptfmt: converted 3 files, 2 failed\n"), errOut)
-	got, err := os.ReadFile(filepath.Join(out, "a.prompt"))
+	assert.Equal(t, filepath.Join(dir, "a.stf")+"\t"+filepath.Join(out, "P1.prompt")+"\n", stdout)
+	got, err := os.ReadFile(filepath.Join(out, "P1.prompt"))
 	require.NoError(t, err)
-	assert.Equal(t, "---\n---\n\nhi\n", string(got))
+	assert.Equal(t, "---\nprompt-id: \"P1\"\ncreated-at: \"2026-11-21T08:30:00Z\"\nsha1-hash: \""+promptfile.Hash("hi\n")+"\"\n---\n\nhi\n", string(got))
 
 	_, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "promptfile", "-o", out, dir)
 	require.Equal(t, exitOK, status, errOut)
-	got, err = os.ReadFile(filepath.Join(out, "sub/c.prompt"))
-	require.NoError(t, err)
-	assert.Equal(t, "---\n---\n\none\n\ntwo\n", string(got))
+	got, err = os.ReadFile(filepath.Join(out, "P4.prompt"))
+	require.NoError(t, err, "P2, P3 and P4: a.stf, sub/b.prompty, sub/c.stf")
+	assert.Equal(t, "---\nprompt-id: \"P4\"\ncreated-at: \"2026-11-21T08:30:00Z\"\nsha1-hash: \""+promptfile.Hash("one\n\ntwo\n")+"\"\n---\n\none\n\ntwo\n", string(got))
 	assert.True(t, strings.HasSuffix(errOut, "promptfmt: converted 3 files\n"), errOut)
-	_, err = os.Stat(filepath.Join(out, ".hidden"))
+	_, err = os.Stat(filepath.Join(out, "P5.prompt"))
 	assert.True(t, os.IsNotExist(err), "hidden files are skipped")
 
 	// Two inputs that would land on one output name.
@@ -134,12 +139,14 @@ func TestConvertTree(t *testing.T) {
 func TestConvertForcedChange(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "a.stf")
 	require.NoError(t, os.WriteFile(src, []byte(";user\nhi\n"), 0o644))
-	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", src)
+	store := t.TempDir()
+	defer setClock(time.Date(2026, 11, 21, 8, 30, 0, 0, time.UTC))()
+	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", "-dir", store, src)
 	assert.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, src+":1: promptfile: message 1 (line 1): text with no line break at its end")
-	out, errOut, status := runCmd(t, "", "convert", "--lossy", "-t", "promptfile", src)
+	out, errOut, status := runCmd(t, "", "convert", "--lossy", "-t", "promptfile", "-dir", store, src)
 	require.Equal(t, exitOK, status, errOut)
-	assert.Equal(t, "---\n---\n\nhi\n", out)
+	assert.Equal(t, "---\nprompt-id: \"P1\"\ncreated-at: \"2026-11-21T08:30:00Z\"\nsha1-hash: \""+promptfile.Hash("hi\n")+"\"\n---\n\nhi\n", out, "the refusal spent no ID")
 	assert.Contains(t, errOut, "added a line break at the end of its text")
 }
 

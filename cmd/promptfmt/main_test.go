@@ -250,7 +250,7 @@ func TestPromptFile(t *testing.T) {
 	assert.Contains(t, errOut, edited+":4:12: the body does not match its hash: sha1-hash is 3b215be875d3e5c583e1a4bd80a358243b4747b1")
 
 	// Two messages cannot become one prompt file.
-	_, errOut, status = runCmd(t, "", "convert", "-t", "promptfile", stfExample)
+	_, errOut, status = runCmd(t, "", "convert", "-t", "promptfile", "-dir", t.TempDir(), stfExample)
 	assert.Equal(t, 1, status)
 	assert.Contains(t, errOut, "6 messages (a prompt file holds exactly one, its body)")
 }
