@@ -55,6 +55,12 @@ func Errorf(format string, src []byte, off int, msgFormat string, args ...any) *
 	return &ParseError{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, cutArgs(args)...)}
 }
 
+// Sprintf formats a message as Errorf and Warnf do, long string arguments
+// cut: for a parser that builds a message before it has its position.
+func Sprintf(msgFormat string, args ...any) string {
+	return fmt.Sprintf(msgFormat, cutArgs(args)...)
+}
+
 // Limits on the strings Errorf and Warnf put in a message, so that no
 // parser echoes a huge value (a 2 MB line, key or value) into an error:
 // quoted (%q), a string shows its first QuoteLimit bytes, then how long it

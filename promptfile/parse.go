@@ -5,7 +5,6 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -317,7 +316,7 @@ func (f *file) findings() []finding {
 	)
 	var out []finding
 	add := func(c *check, hint, msg string, args ...any) {
-		out = append(out, finding{f.offset(c), fmt.Sprintf(msg, args...), hint})
+		out = append(out, finding{f.offset(c), promptfmt.Sprintf(msg, args...), hint})
 	}
 	sum := Hash(f.text)
 	wants := [3]string{"P followed by digits, such as P42", "an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "40 hexadecimal digits; the body hashes to " + sum}

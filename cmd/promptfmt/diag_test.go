@@ -177,11 +177,12 @@ func TestCommentsKeptOrNamed(t *testing.T) {
 func TestRefusalLines(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "a.stf")
 	require.NoError(t, os.WriteFile(f, []byte(";user\nhi\n\n;ai\nanswer\n\n;extra\n{k: 1}\n;end\n"), 0o644))
-	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", f)
+	store := t.TempDir()
+	_, errOut, status := runCmd(t, "", "convert", "-t", "promptfile", "-dir", store, f)
 	assert.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, f+":4: promptfile: document: 2 messages")
 	assert.Contains(t, errOut, f+":7: promptfile: message 2 (line 7): message metadata")
-	_, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "promptfile", f)
+	_, errOut, status = runCmd(t, "", "convert", "--lossy", "-t", "promptfile", "-dir", store, f)
 	assert.Equal(t, exitOK, status, errOut)
 	assert.Contains(t, errOut, f+":7: change: dropped metadata k = 1")
 }
