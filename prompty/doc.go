@@ -194,4 +194,21 @@
 // one string value. Parse(Write(d))
 // equals d, and a canonical file is unchanged by Write(Parse(x)). What
 // Prompty cannot express is an error (see Write).
+//
+// Decision: a .prompty body is a template. The strings Parse read from a
+// file (Document.Layout keeps them) are template source and are written as
+// they are, so fmt keeps a template. Any other string (text converted
+// from STF, say) is what the model is to receive: when it holds template
+// syntax it is escaped for the engine the front matter names, jinja2 in
+// {% raw %} blocks ({{ "{%" }} for a "{%" that would end one), mustache
+// between set-delimiter tags ({{=<% %>=}}…<%={{ }}=%>), so that Load and
+// Prepare give it back exactly; Parse of that file gives the escaped
+// source, which Write keeps. Write checks its output: Parse must read the
+// messages written; a document with escaped text must render, with a
+// value for each required input (no escaped text uses one), to the
+// document's messages; and every front matter key Prompty gives meaning
+// to must have the type Load takes, with a format and parser it knows
+// (a value holding a ${env:} or ${file:} reference is checked when
+// loaded). A failure is an UnsupportedError naming the message and its
+// line, or the key.
 package prompty
