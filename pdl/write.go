@@ -9,9 +9,11 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/abbrev"
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
 
@@ -117,11 +119,20 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+const crIssue = "text with a carriage return (PDL reads it as a line break)"
+
 // messageBody writes a message's parts.
 func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) (string, bool) {
 	var b strings.Builder
 	ok := true
 	text := ""
+	// read is the message as reading gives it back before trimming: the
+	// checks below look at it, not at the escaped form, whose {% raw %}
+	// hides the white space that rendering uncovers and the turn loses.
+	var read strings.Builder
+	// One error for the text, however many things are wrong with it:
+	// Adapt meets a text error by making the text plain, once.
+	var textIssues []string
 	flush := func() {
 		b.WriteString(protect(escapeText(text)))
 		text = ""
@@ -137,7 +148,11 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 			// Text parts side by side read back as one, an empty one
 			// beside other parts as none: a change, refused.
 			joins = joins || j > 0 && m.Content[j-1].Kind == promptfmt.KindText || p.Value == "" && len(m.Content) > 1
+			if strings.Contains(p.Value, "\r") && !slices.Contains(textIssues, crIssue) {
+				textIssues = append(textIssues, crIssue)
+			}
 			text += p.Value
+			read.WriteString(p.Value)
 		case promptfmt.KindImage:
 			ext, known := imageExt[p.MediaType]
 			switch {
@@ -153,6 +168,7 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 			}
 			flush()
 			b.WriteString("<|raw_media(" + ext + ":" + p.Value + ")|>")
+			read.WriteString("<|raw_media|>")
 		default:
 			fail(i, promptfmt.ThingPart, "part %d: a %s part (PDL has text and images)", j+1, p.Kind).Part = j
 			ok = false
@@ -160,12 +176,14 @@ func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, st
 	}
 	flush()
 	if joins {
-		fail(i, promptfmt.ThingText, "text parts side by side, or an empty one beside other parts (PDL reads a turn's text between images as one text)")
-		ok = false
+		textIssues = append(textIssues, "text parts side by side, or an empty one beside other parts (PDL reads a turn's text between images as one text)")
 	}
 	body := b.String()
-	if strings.TrimSpace(body) != body {
-		fail(i, promptfmt.ThingText, "whitespace at the start or end of the message (PDL trims each turn)")
+	if r := read.String(); strings.TrimSpace(r) != r {
+		textIssues = append(textIssues, "whitespace at the start or end of the message (PDL trims each turn)")
+	}
+	if len(textIssues) > 0 {
+		fail(i, promptfmt.ThingText, "%s", strings.Join(textIssues, "; "))
 		ok = false
 	}
 	return body, ok
@@ -311,14 +329,60 @@ func hasSeparatorLine(s string) bool {
 }
 
 // readsBack checks that out reads back as doc: a last guard that no rule
-// above missed a case.
+// above missed a case. A failure names the message it is about and its
+// line, so that the author can find it.
 func readsBack(doc *promptfmt.Document, out []byte) error {
+	c := canonical(doc)
 	got, err := Parse(out)
 	if err != nil {
-		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the written file does not read back: " + err.Error()}
+		e := &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the written file does not read back: " + err.Error()}
+		var pe *promptfmt.ParseError
+		if errors.As(err, &pe) && pe.Line > 0 {
+			if i := messageAt(doc, out, pe.Line); i >= 0 {
+				e.Message, e.Line = i, doc.Messages[i].Line
+			}
+		}
+		return e
 	}
-	if !promptfmt.Equal(got, canonical(doc)) {
-		return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the messages do not read back the same"}
+	if promptfmt.Equal(got, c) {
+		return nil
 	}
-	return nil
+	for i := range c.Messages {
+		if i >= len(got.Messages) || !promptfmt.EqualMessages(c.Messages[i:i+1], got.Messages[i:i+1]) {
+			what := "the message does not read back the same"
+			if i < len(got.Messages) {
+				what += fmt.Sprintf(": %s reads as %s", excerpt(c.Messages[i].Text()), excerpt(got.Messages[i].Text()))
+			}
+			return &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: doc.Messages[i].Line, What: what}
+		}
+	}
+	return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the document does not read back the same"}
+}
+
+// excerpt quotes the start of s.
+func excerpt(s string) string {
+	cut, more := abbrev.Cut(s, 60)
+	if more {
+		cut += "…"
+	}
+	return strconv.Quote(cut)
+}
+
+// messageAt is the index of the message whose turn holds line (1-based)
+// of out, or -1: the turns are counted up to that line (the schema turn
+// and the closing empty assistant turn belong to no message).
+func messageAt(doc *promptfmt.Document, out []byte, line int) int {
+	turns := -1
+	for n, l := range strings.Split(string(out), "\n") {
+		if n >= line {
+			break
+		}
+		if role, _, _ := separator(l); role != "" && role != "schema" {
+			turns++
+		}
+	}
+	if turns >= 0 && turns < len(doc.Messages) {
+		return turns
+	}
+	return -1
 }

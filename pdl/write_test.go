@@ -2,9 +2,11 @@ package pdl
 
 import (
 	"bytes"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/stretchr/testify/require"
@@ -145,9 +147,9 @@ func TestWriteProperty(t *testing.T) {
 		for range 1 + r.IntN(8) {
 			b.WriteString(pieces[r.IntN(len(pieces))])
 		}
-		return strings.TrimSpace(strings.ReplaceAll(b.String(), "\r", "\n"))
+		return b.String()
 	}
-	for i := range 2000 {
+	for range 2000 {
 		var doc promptfmt.Document
 		if r.IntN(4) == 0 {
 			doc.Meta = map[string]any{SchemaKey: "{ a: [int { min: -1 }], 'b{{': str }"}
@@ -171,15 +173,42 @@ func TestWriteProperty(t *testing.T) {
 				doc.Messages = append(doc.Messages, promptfmt.NewMessage(RoleReasoning, "think "+text()))
 			}
 		}
-		c := canonical(&doc)
-		// Whitespace at a message's ends is refused, not a failure here.
-		var out bytes.Buffer
-		if err := Write(&out, c); err != nil {
-			require.Contains(t, err.Error(), "whitespace at the start or end", "document %d", i)
-			continue
-		}
-		thisFormat.RoundTrip(t, c)
+		writesOrNames(t, canonical(&doc))
 	}
+}
+
+// writesOrNames: Write either writes doc so that it reads back equal, or
+// refuses it naming a message by what of it is the matter, and then the
+// document Adapt makes of it is written and reads back equal (issue 18:
+// "the messages do not read back the same", no message, no line).
+func writesOrNames(t *testing.T, doc *promptfmt.Document) {
+	t.Helper()
+	err := Write(io.Discard, doc)
+	if err == nil {
+		thisFormat.RoundTrip(t, doc)
+		return
+	}
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue)
+	require.NotEqual(t, promptfmt.ThingOther, ue.Thing, "%v", err)
+	fitted, _, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return Write(io.Discard, d) })
+	require.NoError(t, err)
+	thisFormat.RoundTrip(t, canonical(fitted))
+}
+
+// FuzzWriteReadsBack: a user message of any text (template syntax,
+// separators, entities, white space) is written so that it reads back
+// equal, or refused naming what Adapt changes so that it is.
+func FuzzWriteReadsBack(f *testing.F) {
+	for _, s := range []string{"{{ order_id }}", "{% if x %}", "  {{ x }}  ", "a\r{{ x }}", "{%- endraw %}", "<|user|>", "{#", "&lt;|x|&gt;"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		writesOrNames(t, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", text)}})
+	})
 }
 
 func TestIsTemplate(t *testing.T) {
@@ -202,4 +231,50 @@ func TestIsTemplate(t *testing.T) {
 		require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", text)}}))
 		require.False(t, IsTemplate(out.Bytes()), out.String())
 	}
+}
+
+// Issue 18: what Write checks is the text as it reads back, not its
+// escaped form. White space inside {% raw %} was not seen as white space
+// at the message's ends, and a carriage return was written as is; both
+// read back changed, and --lossy failed with "the messages do not read
+// back the same". Both are refused as text (ThingText), so Adapt trims the
+// white space and makes the line breaks LF.
+func TestWriteChecksTheTextAsRead(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"  {{ x }}  ", "whitespace at the start or end"},
+		{"{% if a %}\n", "whitespace at the start or end"},
+		{"a\r{{ x }}", "carriage return"},
+		{"a\rb", "carriage return"},
+		{"a\r\nb", "carriage return"},
+	} {
+		doc := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", tc.text)}}
+		doc.Messages[0].Line = 7
+		err := Write(&bytes.Buffer{}, doc)
+		require.ErrorContains(t, err, tc.want, "%q", tc.text)
+		var ue *promptfmt.UnsupportedError
+		require.ErrorAs(t, err, &ue)
+		require.Equal(t, promptfmt.ThingText, ue.Thing, "%q", tc.text)
+		require.Equal(t, 0, ue.Message)
+		fitted, changes, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return Write(io.Discard, d) })
+		require.NoError(t, err, "%q", tc.text)
+		require.NotEmpty(t, changes)
+		thisFormat.RoundTrip(t, canonical(fitted))
+	}
+}
+
+// A file that does not read back the same is refused naming the message
+// and its line, not the document.
+func TestReadsBackNamesTheMessage(t *testing.T) {
+	doc := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("system", "s"), promptfmt.NewMessage("user", "q")}}
+	doc.Messages[1].Line = 12
+	err := readsBack(doc, []byte("<|system|>\ns\n<|user|>\nother\n"))
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, 1, ue.Message)
+	require.Equal(t, 12, ue.Line)
+	require.Contains(t, ue.Error(), `"q" reads as "other"`)
+	err = readsBack(doc, []byte("<|system|>\ns\n<|user|>\n<|raw_media(png:@@)|>\n"))
+	require.ErrorAs(t, err, &ue)
+	require.Equal(t, 1, ue.Message, "%v", err)
+	require.Equal(t, 12, ue.Line)
 }

@@ -107,7 +107,12 @@
 // follow the spec). A property without a kind takes its default's kind,
 // else string. Unknown keys are kept in Extra fields and written back by
 // Agent.Map. The body is Instructions, without leading blank lines and
-// trailing white space.
+// trailing line breaks.
+//
+// Decision: Instructions keep the blanks at the end of the last line and
+// lines of blanks at the end (upstream strips all trailing white space),
+// so that Load and Prepare give the same text as Parse of the same file:
+// messages lose only their leading and trailing empty lines, either way.
 //
 // A string value that is exactly ${env:NAME}, ${env:NAME:default} or
 // ${file:path} is replaced, anywhere in the front matter: an unset variable
@@ -172,7 +177,8 @@
 // URL, a data: URI, or a local path confined to the prompt's directory,
 // with its media type). The text around a placeholder keeps its spaces but
 // loses its leading and trailing empty lines. A rich input that is optional
-// and not given leaves nothing. Thread content is never parsed or searched:
+// and not given leaves nothing; a thread given messages that the template
+// never places is reported through OnWarning. Thread content is never parsed or searched:
 // markers and placeholders in it stay text. Upstream's Python runtime moves
 // media to the preceding user message; we keep each where the template
 // puts it.
@@ -188,4 +194,21 @@
 // one string value. Parse(Write(d))
 // equals d, and a canonical file is unchanged by Write(Parse(x)). What
 // Prompty cannot express is an error (see Write).
+//
+// Decision: a .prompty body is a template. The strings Parse read from a
+// file (Document.Layout keeps them) are template source and are written as
+// they are, so fmt keeps a template. Any other string (text converted
+// from STF, say) is what the model is to receive: when it holds template
+// syntax it is escaped for the engine the front matter names, jinja2 in
+// {% raw %} blocks ({{ "{%" }} for a "{%" that would end one), mustache
+// between set-delimiter tags ({{=<% %>=}}…<%={{ }}=%>), so that Load and
+// Prepare give it back exactly; Parse of that file gives the escaped
+// source, which Write keeps. Write checks its output: Parse must read the
+// messages written; a document with escaped text must render, with a
+// value for each required input (no escaped text uses one), to the
+// document's messages; and every front matter key Prompty gives meaning
+// to must have the type Load takes, with a format and parser it knows
+// (a value holding a ${env:} or ${file:} reference is checked when
+// loaded). A failure is an UnsupportedError naming the message and its
+// line, or the key.
 package prompty

@@ -72,7 +72,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 		a.Warnings = append(a.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	start := instructionsStart(src, fm.body)
-	a.Instructions = strings.TrimRight(string(src[start:]), " \t\r\n\f\v")
+	a.Instructions = strings.TrimRight(string(src[start:]), "\r\n") // as Parse: only empty lines go
 	a.InstructionsLine, _ = promptfmt.Position(src, start)
 	a.instructionsOffset = start
 	d := &decoder{src: src, yamlStart: fm.yamlStart, dir: dir, env: cfg.env}

@@ -86,6 +86,10 @@ func TestFileReferenceTooDeep(t *testing.T) {
 	for _, name := range []string{"deep.json", "deep.yaml"} {
 		_, err := LoadBytes([]byte("---\nmetadata:\n  x: ${file:"+name+"}\n---\n"), dir)
 		require.Error(t, err, name)
-		assert.Equal(t, "prompty:3:6: front matter: metadata.x: ${file:"+name+"}: "+values.DepthMessage(), err.Error())
+		where := "" // the YAML file is too deep on its own: its reader names the line
+		if name == "deep.yaml" {
+			where = "line 1: "
+		}
+		assert.Equal(t, "prompty:3:6: front matter: metadata.x: ${file:"+name+"}: "+where+values.DepthMessage(), err.Error())
 	}
 }

@@ -13,6 +13,7 @@ type config struct {
 	checked  []int                    // strict mode: line offsets of the boundaries that carried the nonce
 	sent     *sentinels               // strict mode: around attribute values
 	limits   promptfmt.TemplateLimits // Render's
+	warn     func(promptfmt.Warning)  // Prepare's
 }
 
 func newConfig(opts []Option) config {
@@ -64,3 +65,8 @@ func renderedText(slots map[string]slot) Option {
 // default). A template past a limit fails with an error naming it, at its
 // line.
 func Limits(l promptfmt.TemplateLimits) Option { return func(c *config) { c.limits = l } }
+
+// OnWarning makes Prepare report what it leaves out without failing: a
+// thread input given messages that the template never places (they would
+// reach no model).
+func OnWarning(f func(promptfmt.Warning)) Option { return func(c *config) { c.warn = f } }

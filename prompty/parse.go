@@ -43,6 +43,11 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	if cfg.slots != nil {
 		doc.Messages = expand(doc.Messages, cfg.slots)
 	}
+	if !cfg.rendered {
+		// The file's strings are template source: Write keeps them as
+		// written (see layout).
+		doc.Layout = newLayout(doc.Messages)
+	}
 	return doc, nil
 }
 

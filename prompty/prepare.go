@@ -3,6 +3,9 @@ package prompty
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/promptfmt/promptfmt"
 )
@@ -24,12 +27,18 @@ func Prepare(a *Agent, inputs map[string]any, opts ...Option) ([]promptfmt.Messa
 	if err != nil {
 		return nil, err
 	}
+	cfg := newConfig(opts)
 	slots := make(map[string]slot, len(n.Rich))
-	for ph, r := range n.Rich {
+	for _, ph := range slices.Sorted(maps.Keys(n.Rich)) {
+		r := n.Rich[ph]
 		if r.Kind == KindThread {
 			msgs, err := ThreadMessages(r.Value)
 			if err != nil {
 				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
+			}
+			if len(msgs) > 0 && !strings.Contains(rendered, ph) && cfg.warn != nil {
+				cfg.warn(promptfmt.Warning{Format: format, Line: a.InstructionsLine,
+					Msg: fmt.Sprintf("thread input %q: the template never places it ({{ %s }}), so its %d messages reach no model", r.Name, r.Name, len(msgs))})
 			}
 			slots[ph] = slot{thread: msgs, owned: true}
 			continue

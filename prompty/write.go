@@ -34,7 +34,31 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 		if err := writeFrontMatter(&b, doc); err != nil {
 			errs = append(errs, err)
 		}
+		checkMeta(doc.Meta, func(key, what string) {
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, Thing: promptfmt.ThingMeta, Key: key,
+				What: what + " (Load and Prepare would refuse the file)"})
+		})
 	}
+	body := b.Len()
+	eng, _ := engine(doc.Meta)
+	lay, _ := doc.Layout.(*layout)
+	// A string read from a .prompty file is template source and is
+	// written as it is; any other is what the model is to receive, and is
+	// escaped for the file's engine.
+	var escaped, source bool
+	tmplString := func(s string) string {
+		switch {
+		case !hasSyntax(eng, s):
+			return s
+		case lay.isSource(s):
+			source = true
+			return s
+		}
+		escaped = true
+		return escape(eng, s)
+	}
+	want := make([]promptfmt.Message, 0, len(doc.Messages))    // what the model is to receive
+	written := make([]promptfmt.Message, 0, len(doc.Messages)) // what Parse is to read
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		fail := func(t promptfmt.Thing, what string, args ...any) *promptfmt.UnsupportedError {
@@ -47,19 +71,102 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
 		}
 		text := checkMessage(m, fail)
 		attrs := messageAttrs(m, fail)
+		wm, pm := promptfmt.NewMessage(m.Role, text), promptfmt.NewMessage(m.Role, tmplString(text))
+		for j, a := range attrs {
+			if a.key == "name" {
+				wm.Name, pm.Name = m.Name, tmplString(m.Name)
+				attrs[j].value = pm.Name
+				continue
+			}
+			if wm.Metadata == nil {
+				wm.Metadata, pm.Metadata = map[string]any{}, map[string]any{}
+			}
+			wm.Metadata[a.key], pm.Metadata[a.key] = a.value, a.value
+			if s, ok := a.value.(string); ok {
+				attrs[j].value = tmplString(s)
+				pm.Metadata[a.key] = attrs[j].value
+			}
+		}
+		want, written = append(want, wm), append(written, pm)
 		b.WriteString(m.Role)
 		writeAttrs(&b, attrs)
 		b.WriteString(":\n")
-		if text != "" {
-			b.WriteString(text)
+		if pm.Content[0].Value != "" {
+			b.WriteString(pm.Content[0].Value)
 			b.WriteByte('\n')
 		}
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	_, err := io.WriteString(w, b.String())
+	out := b.String()
+	if err := readsBack(doc, out, written); err != nil {
+		return err
+	}
+	if escaped && !source {
+		if err := rendersBack(doc, out, body, want); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, out)
 	return err
+}
+
+// readsBack checks that Parse reads out as the messages written: a last
+// guard that no rule above missed a case.
+func readsBack(doc *promptfmt.Document, out string, written []promptfmt.Message) error {
+	got, err := Parse([]byte(out))
+	if err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "the written file does not read back: " + err.Error()}
+	}
+	return sameMessages(doc, got.Messages, written, "read back")
+}
+
+// rendersBack checks that the file out, loaded and prepared without
+// inputs (a required input given a value, which no escaped text uses),
+// gives the messages the document holds.
+func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt.Message) error {
+	d := &decoder{}
+	a := &Agent{Instructions: strings.TrimRight(out[body:], "\r\n")}
+	if err := d.agent(a, doc.Meta); err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, Thing: promptfmt.ThingMeta, What: err.Error()}
+	}
+	inputs := map[string]any{}
+	for _, p := range a.Inputs {
+		if p.Required && !p.HasDefault && !IsRich(p.Kind) {
+			inputs[p.Name] = ""
+		}
+	}
+	got, err := Prepare(a, inputs, Limits(promptfmt.TemplateLimits{MaxSteps: -1, MaxBytes: -1}))
+	if err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "the written file does not render: " + err.Error()}
+	}
+	return sameMessages(doc, got, want, "render")
+}
+
+// sameMessages names the first message of want that got does not hold
+// the same, and its line.
+func sameMessages(doc *promptfmt.Document, got, want []promptfmt.Message, how string) error {
+	if promptfmt.EqualMessages(got, want) {
+		return nil
+	}
+	for i := range want {
+		if i >= len(got) || !promptfmt.EqualMessages(got[i:i+1], want[i:i+1]) {
+			e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: doc.Messages[i].Line, Thing: promptfmt.ThingText,
+				What: fmt.Sprintf("the message does not %s the same", how)}
+			if i < len(got) {
+				e.What += fmt.Sprintf(": %q comes back as %q", want[i].Text(), got[i].Text())
+				switch {
+				case got[i].Name != want[i].Name:
+					e.Thing = promptfmt.ThingName
+				case got[i].Text() == want[i].Text():
+					e.Thing = promptfmt.ThingMetadata
+				}
+			}
+			return e
+		}
+	}
+	return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("the messages do not %s the same (%d, not %d)", how, len(got), len(want))}
 }
 
 // checkMessage reports through fail what of m Prompty cannot express, and

@@ -22,6 +22,9 @@ func FuzzConvertLossy(f *testing.F) {
 		}
 	}
 	f.Add([]byte(";user name=Ann\nhi\n;embed kind=image type=image/png\naGk=\n;ai\n\n;msg role=_x\n  y  \n"))
+	for _, s := range []string{";sys\nOrder {{ order_id }} {% if x %}a{% endif %} {# c #} {%- endraw %} <|user|>\n;user\n{% raw %}x{% endraw %}\n", "### @user:\n{{ x }} {%- endraw %}\n\n### @assistant:\n{% if %}\n"} {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for i := range formats {
 			from := &formats[i]

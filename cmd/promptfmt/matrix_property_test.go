@@ -83,7 +83,7 @@ func TestConversionMatrixProperty(t *testing.T) {
 			var out bytes.Buffer
 			err := to.write(&out, doc)
 			if err == nil {
-				back, err := to.parse(out.Bytes())
+				back, err := readBack(to, out.Bytes())
 				require.NoError(t, err, "%s: the output does not read back:\n%s", what, out.String())
 				require.True(t, promptfmt.Equal(doc, back), "%s: written without a word, read back changed\nwant %s\ngot  %s\n%s", what, show(doc), show(back), out.String())
 				continue
@@ -104,7 +104,7 @@ func TestConversionMatrixProperty(t *testing.T) {
 			}
 			out.Reset()
 			require.NoError(t, to.write(&out, fitted), what)
-			back, err := to.parse(out.Bytes())
+			back, err := readBack(to, out.Bytes())
 			require.NoError(t, err, "%s: lossy output does not read back:\n%s", what, out.String())
 			require.True(t, promptfmt.Equal(fitted, back), "%s: lossy output reads back changed\nwant %s\ngot  %s", what, show(fitted), show(back))
 			require.NotEmpty(t, changes, "%s: refused, then fitted without a change", what)
@@ -113,6 +113,20 @@ func TestConversionMatrixProperty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readBack reads a written file as a user of its format gets it: a
+// template (a .prompty always, a .pdl with template syntax) loaded and
+// rendered, the rest parsed.
+func readBack(f *formatInfo, out []byte) (*promptfmt.Document, error) {
+	if f.load != nil && (f.isTemplate == nil || f.isTemplate(out)) {
+		tpl, err := f.load(out, "")
+		if err != nil {
+			return nil, err
+		}
+		return tpl.Document(nil)
+	}
+	return f.parse(out)
 }
 
 func flatten(err error) []error {

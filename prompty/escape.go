@@ -1,0 +1,185 @@
+package prompty
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// layout is what Parse keeps in Document.Layout: the strings of the file
+// (texts, names, string attribute values) as written. They are template
+// source, and Write writes them as they are; any other string is text
+// the model is to receive, and Write escapes it for the file's template
+// engine.
+type layout struct {
+	strs []string        // strings share the file's bytes: no copy
+	set  map[string]bool // made from strs on first use
+}
+
+// newLayout keeps the strings of msgs (not msgs, whose parts a caller may
+// change in place).
+func newLayout(msgs []promptfmt.Message) *layout {
+	l := &layout{strs: make([]string, 0, 2*len(msgs))}
+	for _, m := range msgs {
+		if m.Name != "" {
+			l.strs = append(l.strs, m.Name)
+		}
+		for _, p := range m.Content {
+			l.strs = append(l.strs, p.Value)
+		}
+		for _, v := range m.Metadata {
+			if s, ok := v.(string); ok {
+				l.strs = append(l.strs, s)
+			}
+		}
+	}
+	return l
+}
+
+// isSource reports whether s is one of the strings the file was read
+// with.
+func (l *layout) isSource(s string) bool {
+	if l == nil {
+		return false
+	}
+	if l.set == nil {
+		l.set = make(map[string]bool, len(l.strs))
+		for _, s := range l.strs {
+			l.set[s] = true
+		}
+	}
+	return l.set[s]
+}
+
+// engine is the template engine a document's front matter names: jinja2
+// unless template (or template.format, or its kind) says mustache. ok is
+// false for a name Render does not know.
+func engine(meta map[string]any) (name string, ok bool) {
+	v := meta["template"]
+	if m, isMap := v.(map[string]any); isMap {
+		v = m["format"]
+	}
+	if m, isMap := v.(map[string]any); isMap {
+		v = m["kind"]
+	}
+	switch v {
+	case nil, "jinja2", "jinja", "":
+		return "jinja2", true
+	case "mustache":
+		return "mustache", true
+	}
+	return fmt.Sprint(v), false
+}
+
+// escape returns s written so that the engine renders it as s.
+func escape(engine, s string) string {
+	if engine == "mustache" {
+		return escapeMustache(s)
+	}
+	return escapeJinja(s)
+}
+
+// hasSyntax reports whether the engine could read anything in s as a tag.
+func hasSyntax(engine, s string) bool {
+	if engine == "mustache" {
+		return strings.Contains(s, "{{")
+	}
+	return strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "{#")
+}
+
+// jinjaEndraw is what ends a {% raw %} block in gonja's lexer.
+var jinjaEndraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
+
+// escapeJinja puts s inside {% raw %}. A raw block cannot hold its own end
+// tag, so s is cut before each "{%" that would end it, and that "{%" is
+// written as an output, {{ "{%" }}. There is no empty raw block (gonja
+// refuses one). (pdl's writer does the same for Tera; the packages share
+// no code but the root and internal/.)
+func escapeJinja(s string) string {
+	if !hasSyntax("jinja2", s) {
+		return s
+	}
+	var b strings.Builder
+	raw := func(seg string) {
+		if seg != "" {
+			b.WriteString("{% raw %}" + seg + "{% endraw %}")
+		}
+	}
+	for {
+		loc := jinjaEndraw.FindStringIndex(s)
+		if loc == nil {
+			break
+		}
+		raw(s[:loc[0]])
+		b.WriteString(`{{ "{%" }}`)
+		s = s[loc[0]+2:]
+	}
+	raw(s)
+	return b.String()
+}
+
+// escapeMustache sets delimiters that s does not hold around it
+// ({{=<% %>=}}…<%={{ }}=%>), so that its "{{" is text.
+func escapeMustache(s string) string {
+	if !hasSyntax("mustache", s) {
+		return s
+	}
+	open, close := "<%", "%>"
+	for strings.Contains(s, open) || strings.Contains(s, close) {
+		open, close = open+"%", "%"+close
+	}
+	return "{{=" + open + " " + close + "=}}" + s + open + "={{ }}=" + close
+}
+
+// checkMeta reports the front matter keys that Load or Prepare would
+// refuse: a key Prompty gives meaning to, of the wrong type, or a template
+// format or parser it does not know. A key whose value holds a ${env:…} or
+// ${file:…} reference is not checked: it gets its value when loaded.
+func checkMeta(meta map[string]any, fail func(key, what string)) {
+	d := &decoder{}
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
+		if hasReference(meta[k]) {
+			continue
+		}
+		var a Agent
+		if err := d.agent(&a, map[string]any{k: meta[k]}); err != nil {
+			msg := err.Error()
+			if pe, ok := err.(*promptfmt.ParseError); ok {
+				msg = pe.Msg // its position is in no file
+			}
+			fail(k, msg)
+			continue
+		}
+		switch {
+		case k != "template":
+		case a.Template.Format != "jinja2" && a.Template.Format != "jinja" && a.Template.Format != "mustache":
+			fail(k, fmt.Sprintf("front matter: template: unknown format %q (want jinja2 or mustache)", a.Template.Format))
+		case a.Template.Parser != "" && a.Template.Parser != "prompty":
+			fail(k, fmt.Sprintf("front matter: template: unknown parser %q (want prompty)", a.Template.Parser))
+		}
+	}
+}
+
+func hasReference(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.HasPrefix(v, "${") && strings.HasSuffix(v, "}")
+	case map[string]any:
+		for _, x := range v {
+			if hasReference(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if hasReference(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
