@@ -142,26 +142,5 @@ func offsetOf(src string, line, col int) int {
 // reads and writes back with nothing lost; a template would be replaced by
 // what it renders to (its comments, variables and loops gone).
 func IsTemplate(src []byte) bool {
-	s := lines.ToLF(string(src))
-	for {
-		i := strings.Index(s, "{")
-		if i < 0 || i+1 == len(s) {
-			return false
-		}
-		s = s[i:]
-		switch {
-		case strings.HasPrefix(s, rawOpen):
-			end := endraw.FindStringIndex(s[len(rawOpen):])
-			if end == nil || !strings.HasPrefix(s[len(rawOpen)+end[0]:], rawClose) {
-				return true
-			}
-			s = s[len(rawOpen)+end[0]+len(rawClose):]
-		case strings.HasPrefix(s, openOutput):
-			s = s[len(openOutput):]
-		case s[1] == '{' || s[1] == '%' || s[1] == '#':
-			return true
-		default:
-			s = s[1:]
-		}
-	}
+	return !tmpl.OnlyJinjaLiterals(lines.ToLF(string(src)))
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
 
@@ -234,42 +235,8 @@ func escapeText(s string) string {
 	return strings.ReplaceAll(s, "<|", "&lt;|")
 }
 
-// The forms Write escapes template syntax with.
-const (
-	rawOpen    = "{% raw %}"
-	rawClose   = "{% endraw %}"
-	openOutput = `{{ "{%" }}` // a "{%" that would end a raw block
-)
-
-// endraw is what ends a {% raw %} block in gonja's lexer.
-var endraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
-
-// protect puts text holding template syntax inside {% raw %}. A raw block
-// cannot hold its own end tag, so the text is cut before each "{%" that
-// would end it, and that "{%" is written as an output: {{ "{%" }}. Gonja
-// fails on an empty raw block, so there is none.
-func protect(s string) string {
-	if !hasTags(s) {
-		return s
-	}
-	var b strings.Builder
-	raw := func(seg string) {
-		if seg != "" {
-			b.WriteString(rawOpen + seg + rawClose)
-		}
-	}
-	for {
-		loc := endraw.FindStringIndex(s)
-		if loc == nil {
-			break
-		}
-		raw(s[:loc[0]])
-		b.WriteString(openOutput)
-		s = s[loc[0]+2:]
-	}
-	raw(s)
-	return b.String()
-}
+// protect puts text holding template syntax inside {% raw %}.
+func protect(s string) string { return tmpl.JinjaLiteral(s) }
 
 // emptyLast reports whether the last message the model gets is empty.
 func emptyLast(doc *promptfmt.Document) bool {

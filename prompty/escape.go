@@ -3,11 +3,11 @@ package prompty
 import (
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
 )
 
 // layout is what Parse keeps in Document.Layout: the strings of the file
@@ -78,9 +78,9 @@ func engine(meta map[string]any) (name string, ok bool) {
 // escape returns s written so that the engine renders it as s.
 func escape(engine, s string) string {
 	if engine == "mustache" {
-		return escapeMustache(s)
+		return tmpl.MustacheLiteral(s)
 	}
-	return escapeJinja(s)
+	return tmpl.JinjaLiteral(s)
 }
 
 // hasSyntax reports whether the engine could read anything in s as a tag.
@@ -88,51 +88,7 @@ func hasSyntax(engine, s string) bool {
 	if engine == "mustache" {
 		return strings.Contains(s, "{{")
 	}
-	return strings.Contains(s, "{{") || strings.Contains(s, "{%") || strings.Contains(s, "{#")
-}
-
-// jinjaEndraw is what ends a {% raw %} block in gonja's lexer.
-var jinjaEndraw = regexp.MustCompile(`\{%[-+]?\s*endraw`)
-
-// escapeJinja puts s inside {% raw %}. A raw block cannot hold its own end
-// tag, so s is cut before each "{%" that would end it, and that "{%" is
-// written as an output, {{ "{%" }}. There is no empty raw block (gonja
-// refuses one). (pdl's writer does the same for Tera; the packages share
-// no code but the root and internal/.)
-func escapeJinja(s string) string {
-	if !hasSyntax("jinja2", s) {
-		return s
-	}
-	var b strings.Builder
-	raw := func(seg string) {
-		if seg != "" {
-			b.WriteString("{% raw %}" + seg + "{% endraw %}")
-		}
-	}
-	for {
-		loc := jinjaEndraw.FindStringIndex(s)
-		if loc == nil {
-			break
-		}
-		raw(s[:loc[0]])
-		b.WriteString(`{{ "{%" }}`)
-		s = s[loc[0]+2:]
-	}
-	raw(s)
-	return b.String()
-}
-
-// escapeMustache sets delimiters that s does not hold around it
-// ({{=<% %>=}}…<%={{ }}=%>), so that its "{{" is text.
-func escapeMustache(s string) string {
-	if !hasSyntax("mustache", s) {
-		return s
-	}
-	open, close := "<%", "%>"
-	for strings.Contains(s, open) || strings.Contains(s, close) {
-		open, close = open+"%", "%"+close
-	}
-	return "{{=" + open + " " + close + "=}}" + s + open + "={{ }}=" + close
+	return tmpl.HasJinjaTags(s)
 }
 
 // checkMeta reports the front matter keys that Load or Prepare would
