@@ -30,53 +30,13 @@ func Parse(src []byte) (*promptfmt.Document, error) {
 	} else {
 		str = string(src)
 	}
-	if err := checkNesting(src); err != nil {
-		return nil, err
+	rec, deep, ok := structure(src)
+	if !ok {
+		return nil, promptfmt.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
 	}
-	p := &parse{str: str, doc: &promptfmt.Document{}, rec: structure(src)}
+	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec}
 	p.run()
 	return p.doc, nil
-}
-
-// MaxNesting is how many block quote and list markers may start one line.
-// goldmark slows down with the depth of the blocks a line opens (a line of
-// 50,000 "- " took seconds); real conversations nest a few levels.
-const MaxNesting = 100
-
-// checkNesting refuses a line that opens more than MaxNesting blocks.
-func checkNesting(src []byte) error {
-	for off := 0; off < len(src); {
-		depth, i := 0, off
-		for i < len(src) {
-			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-			start, j := i, i
-			for j < len(src) && j-i < 9 && src[j] >= '0' && src[j] <= '9' {
-				j++
-			}
-			switch {
-			case i < len(src) && src[i] == '>':
-				i++
-			case i+1 < len(src) && (src[i] == '-' || src[i] == '+' || src[i] == '*') && (src[i+1] == ' ' || src[i+1] == '\t'):
-				i += 2
-			case j > i && j+1 < len(src) && (src[j] == '.' || src[j] == ')') && (src[j+1] == ' ' || src[j+1] == '\t'):
-				i = j + 2
-			default:
-				goto done
-			}
-			if depth++; depth > MaxNesting {
-				return promptfmt.Errorf(format, src, start, "blocks nested more than %d deep (block quote and list markers at the start of one line)", MaxNesting)
-			}
-		}
-	done:
-		nl := bytes.IndexByte(src[i:], '\n')
-		if nl < 0 {
-			break
-		}
-		off = i + nl + 1
-	}
-	return nil
 }
 
 type parse struct {

@@ -273,7 +273,11 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 	}
 	for range 8 {
 		body = render()
-		literal := structure([]byte(body)).literal
+		rec, _, ok := structure([]byte(body))
+		if !ok {
+			return body, false, false // nested too deep: Parse refuses it, and so does readsBack
+		}
+		literal := rec.literal
 		changed := false
 		configsOK, openEnd = true, len(literal) > 0 && literal[len(literal)-1].end == toEnd
 		for i := range lines {
