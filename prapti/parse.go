@@ -237,10 +237,9 @@ func (p *parse) config(line string, n, off int) bool {
 		return false
 	}
 	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.textLen}
-	c.splitCommand(strings.TrimSpace(command))
+	hint := c.splitCommand(strings.TrimSpace(command))
 	if c.Error != "" {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error,
-			Hint: `a text line that starts with "%" is written "\%"`})
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error, Hint: hint})
 	}
 	p.configs = append(p.configs, c)
 	return true

@@ -145,15 +145,15 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 		return fail(i, m, t, msg, args...)
 	}
 	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
-		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", m.Role)
+		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
 	}
 	if m.Name != "" && !rolePattern.MatchString(m.Name) {
-		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", m.Name)
+		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
 	}
 	texts := 0
 	for j, p := range m.Content {
 		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", p.Kind).Part = j
+			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", excerpt(string(p.Kind))).Part = j
 		} else {
 			texts++
 		}
@@ -163,7 +163,7 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 	}
 	for k := range m.Metadata {
 		if k != MetaConfig {
-			bad(promptfmt.ThingMetadata, "message metadata %q (only configuration lines, under %q)", k, MetaConfig).Key = k
+			bad(promptfmt.ThingMetadata, "message metadata %q (only configuration lines, under %q)", excerpt(k), MetaConfig).Key = k
 		}
 	}
 	configs, err := Config(m)
@@ -176,10 +176,13 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 	}
 	for _, c := range configs {
 		if c.Offset < 0 || c.Offset > len(t) || c.Offset > 0 && c.Offset < len(t) && t[c.Offset-1] != '\n' {
-			bad(promptfmt.ThingMetadata, "configuration line %q at offset %d, which is not the start of a line of the text", c.Source, c.Offset).Key = MetaConfig
+			bad(promptfmt.ThingMetadata, "configuration line %q at offset %d, which is not the start of a line of the text", excerpt(c.Source), c.Offset).Key = MetaConfig
+		}
+		if msg := nonFinite(c.Value); c.Kind == KindAssignment && msg != "" {
+			bad(promptfmt.ThingMetadata, "configuration line %q: %s", excerpt(c.Source), msg).Key = MetaConfig
 		}
 		if _, _, _, isConfig := matchConfig(c.Source); strings.ContainsAny(c.Source, "\r\n") || !isConfig {
-			bad(promptfmt.ThingMetadata, "configuration line %q does not read as one", c.Source).Key = MetaConfig
+			bad(promptfmt.ThingMetadata, "configuration line %q does not read as one", excerpt(c.Source)).Key = MetaConfig
 		}
 	}
 	return configs, ok
