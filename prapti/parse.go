@@ -21,22 +21,70 @@ func Parse(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
+	// The file is read from after a byte order mark, with LF line ends;
+	// positions are then mapped back to the file (see origin).
+	o := &origin{src: src, bom: lines.SkipBOM(src)}
+	src = src[o.bom:]
 	// Texts, names and configuration lines are slices of one copy of the
 	// source (which they keep alive); line numbers stay those of src.
 	var str string
 	if bytes.IndexByte(src, '\r') >= 0 {
 		str = lines.ToLF(string(src))
 		src = []byte(str)
+		o.crs = true
 	} else {
 		str = string(src)
 	}
 	rec, deep, ok := structure(src)
 	if !ok {
-		return nil, promptfmt.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
+		e := promptfmt.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
+		e.Line, e.Col, e.Offset = o.position(e.Line, e.Col)
+		return nil, e
 	}
 	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec}
 	p.run()
+	if o.bom > 0 || o.crs {
+		for i := range p.doc.Warnings {
+			w := &p.doc.Warnings[i]
+			w.Line, w.Col, w.Offset = o.position(w.Line, w.Col)
+		}
+	}
+	if o.bom > 0 {
+		p.doc.Warnings = append([]promptfmt.Warning{{Format: format, Line: 1, Col: 1, Msg: lines.BOMWarning}}, p.doc.Warnings...)
+	}
 	return p.doc, nil
+}
+
+// origin maps a position in what Parse reads, the file after a byte order
+// mark and with LF line ends, back to the file: lines are the same, a
+// column on the first line moves past the mark, and offsets count the
+// mark and the CRs.
+type origin struct {
+	src  []byte // the file
+	bom  int    // the length of its byte order mark
+	crs  bool   // whether it has CRs
+	sc   *lines.Scanner
+	line int // the line the scanner has reached, and where it starts
+	at   int
+}
+
+// position returns the file's line, column and offset for a line and
+// column of what Parse reads.
+func (o *origin) position(line, col int) (int, int, int) {
+	if line == 1 {
+		col += o.bom
+	}
+	if o.sc == nil || line < o.line {
+		o.sc, o.line, o.at = lines.NewScanner(o.src), 1, 0
+	}
+	for o.line < line {
+		_, _, next, ok := o.sc.Next()
+		if !ok {
+			break
+		}
+		o.line, o.at = o.line+1, next
+	}
+	return line, col, min(o.at+col-1, len(o.src))
 }
 
 type parse struct {
