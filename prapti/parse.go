@@ -185,8 +185,10 @@ func special(line string) bool {
 }
 
 // isEscape reports whether line is escaped text: a backslash after its
-// prefix, and without its leading backslashes it would read as a heading
-// or a configuration line.
+// prefix, and without its leading backslashes it would read as a heading,
+// a configuration line, or the start of a fenced code block or of an HTML
+// block that ends at a marker (the blocks that may run to the end of the
+// file).
 func isEscape(line string) bool {
 	i := prefixLen(line)
 	if i >= len(line) || line[i] != '\\' {
@@ -195,7 +197,36 @@ func isEscape(line string) bool {
 	bare := line[:i] + strings.TrimLeft(line[i:], `\`)
 	_, _, _, config := matchConfig(bare)
 	_, _, _, heading := matchHeading(bare)
-	return config || heading
+	return config || heading || opensLiteral(bare[i:])
+}
+
+// opensLiteral reports whether s starts a fenced code block, or an HTML
+// block of the kinds that end at a marker rather than at a blank line
+// (CommonMark's kinds 1 to 5), as goldmark reads them.
+func opensLiteral(s string) bool {
+	if c, _ := fenceOpener([]byte(s), 0); c != 0 {
+		return true
+	}
+	if !strings.HasPrefix(s, "<") {
+		return false
+	}
+	for _, p := range []string{"<!--", "<?", "<![CDATA["} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if len(s) > 2 && s[1] == '!' && s[2] >= 'A' && s[2] <= 'Z' {
+		return true
+	}
+	for _, tag := range []string{"script", "pre", "style", "textarea"} {
+		if len(s) > len(tag) && strings.EqualFold(s[1:1+len(tag)], tag) {
+			rest := s[1+len(tag):]
+			if rest == "" || rest[0] == '>' || strings.HasPrefix(rest, "/>") || asciiSpace(rest[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // heading starts a new message if line n is a message heading.

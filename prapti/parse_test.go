@@ -142,10 +142,10 @@ func TestUnclosedFenceSwallowsAppends(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Warnings, 1)
 	assert.Equal(t, "prapti:5:1: fenced code block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].String())
-	doc, err = Parse(Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src)))
-	require.NoError(t, err)
-	assert.Len(t, doc.Messages, 1, "the reply and the next prompt are code of the first message")
-	assert.Len(t, doc.Warnings, 1)
+	_, err = Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src))
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue, "the reply would be code of the first message")
+	assert.Contains(t, err.Error(), "prapti: message 1: the file's messages read otherwise")
 }
 
 func TestParseErrors(t *testing.T) {

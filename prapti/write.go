@@ -66,20 +66,22 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		// The head goes first without a heading, unless it is empty: it
 		// would vanish.
 		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
-		body, configsOK, openEnd := messageBody(m.Text(), configs, 0)
-		if !configsOK || openEnd && !bodyReadsBack(m, head, body) {
+		body, configsOK, openEnd, escaped := messageBody(m.Text(), configs, 0)
+		if !configsOK || escaped || openEnd && !bodyReadsBack(m, head, body) {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
-			// a message after it, else the first that keeps the
-			// configuration lines out of code (enough for the last message),
-			// and leave the verdict to readsBack.
+			// a message after it and escapes no block opener (indented,
+			// "    ```" is code again), else the first that keeps the
+			// configuration lines out of code (enough for the last
+			// message), and leave the verdict to readsBack. A body whose
+			// openers are escaped reads back too, but shows as text.
 			fallback := ""
 			for layout := 1; layout < layouts; layout++ {
-				other, ok, _ := messageBody(m.Text(), configs, layout)
+				other, ok, _, otherEscaped := messageBody(m.Text(), configs, layout)
 				if other == body {
 					continue
 				}
-				if bodyReadsBack(m, head, other) {
+				if !otherEscaped && bodyReadsBack(m, head, other) {
 					fallback = other
 					break
 				}
@@ -203,9 +205,10 @@ const (
 // A bodyLine is a line of a message body: a line of the text, or a
 // configuration line, or a blank line Write adds.
 type bodyLine struct {
-	s      string
-	text   bool // a line of the text, escaped if escape
-	escape bool
+	s       string
+	text    bool // a line of the text, escaped if escape
+	escape  bool
+	refused bool // would open a block that swallows what follows, or a heading
 }
 
 // messageBody is the text with escapes where needed and the configuration
@@ -219,7 +222,7 @@ type bodyLine struct {
 // Escaping changes the blocks ("\\### @x:" is no heading, so an HTML
 // block may no longer start after it), so the escapes are worked out
 // again until they stop changing.
-func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd bool) {
+func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd, escapedOpener bool) {
 	configs = slices.Clone(configs)
 	slices.SortStableFunc(configs, func(a, b ConfigLine) int { return a.Offset - b.Offset })
 	var lines []bodyLine
@@ -272,15 +275,17 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 	if !strings.ContainsAny(t, "`~<") && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
 		// or to swallow what follows, and no line to escape.
-		return render(), true, false
+		return render(), true, false, false
 	}
-	for range 8 {
+	// escapingStructure reads the body as it reads once escaped, so one
+	// round settles the escapes; the second checks that they hold.
+	for range 4 {
 		body = render()
-		rec, _, ok := structure([]byte(body))
+		rec, _, ok := escapingStructure([]byte(body))
 		if !ok {
-			return body, false, false // nested too deep: Parse refuses it, and so does readsBack
+			return body, false, false, false // nested too deep: Parse refuses it, and so does readsBack
 		}
-		literal := rec.literal
+		literal, refused := rec.literal, rec.refused
 		changed := false
 		configsOK, openEnd = true, len(literal) > 0 && literal[len(literal)-1].end == toEnd
 		for i := range lines {
@@ -288,13 +293,23 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 			for len(literal) > 0 && literal[0].end <= n {
 				literal = literal[1:]
 			}
+			for len(refused) > 0 && refused[0] < n {
+				refused = refused[1:]
+			}
 			inLiteral := len(literal) > 0 && literal[0].start <= n
 			l := &lines[i]
 			if !l.text {
 				configsOK = configsOK && !(inLiteral && l.s != "")
 				continue
 			}
-			if escape := !inLiteral && needsEscape(l.s); escape != l.escape {
+			// A line refused once stays escaped: escaped, it is read as
+			// the text it was refused as.
+			if len(refused) > 0 && refused[0] == n && !l.refused {
+				l.refused = true
+				_, _, _, heading := matchHeading(l.s)
+				escapedOpener = escapedOpener || !heading
+			}
+			if escape := l.refused || !inLiteral && needsEscape(l.s); escape != l.escape {
 				l.escape, changed = escape, true
 			}
 		}
@@ -302,7 +317,7 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 			break
 		}
 	}
-	return body, configsOK, openEnd
+	return body, configsOK, openEnd, escapedOpener
 }
 
 // bodyReadsBack reports whether body, written as m's (or as the head's),
