@@ -72,10 +72,13 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 			out = append(out, '\n')
 		}
 		after, err := Parse(out)
-		if err == nil {
-			err = readsBackAppended(i, m, text, before, after)
-		}
 		if err != nil {
+			// existing parsed: the message is at fault (blocks nested
+			// too deep).
+			return nil, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, Thing: promptfmt.ThingText,
+				What: fmt.Sprintf("text that does not read back: %v", err)}
+		}
+		if err := readsBackAppended(i, m, text, before, after); err != nil {
 			return nil, err
 		}
 		before = after
