@@ -21,18 +21,19 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // "### @role/name:" ("### //@role:" when disabled), a blank line, the text
 // with its configuration lines where they stood, and a line feed.
 //
-// Text lines that would read as a heading or a configuration line (outside
-// code and HTML blocks) get a backslash after their indentation, which
-// Parse removes. A document Prapti cannot express is an error naming each
-// thing, and nothing is written: document metadata, parts other than text,
-// message metadata other than configuration lines, a role that is not
-// lower case letters, digits and _, text that starts or ends with white
-// space (Prapti trims it), or a message that does not read back the same
-// (such as text leaving a code fence open after its first line, which
-// would swallow what follows it). Text whose blocks would swallow what
-// follows it only because trimming changed them ("```" that was
-// "    ```", code) is written another way that reads back the same: see
-// the package documentation.
+// Text lines that would read as structure get a backslash after their
+// indentation, which Parse removes: a heading or a configuration line
+// (outside code and HTML blocks), a fence or HTML block opener never
+// closed in the text, which would swallow what follows it, and a line
+// that reads as an escape. A document Prapti cannot express is an error
+// naming each thing, and nothing is written: document metadata, parts
+// other than text, message metadata other than configuration lines, a
+// role that is not lower case letters, digits and _, text that starts or
+// ends with white space (Prapti trims it), or a message that does not read
+// back the same. Text whose blocks would swallow what follows it only
+// because trimming changed them ("```" that was "    ```", code) is
+// written another way that reads back the same: see the package
+// documentation.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	out, err := write(doc)
 	if err != nil {
@@ -212,16 +213,18 @@ type bodyLine struct {
 }
 
 // messageBody is the text with escapes where needed and the configuration
-// lines put back at their offsets, in the given layout. configsOK reports
-// that no configuration line is inside a code or HTML block, openEnd that
-// such a block runs to the end of the body, where it may swallow what
-// follows.
+// lines put back at their offsets, in the given layout: the escaper of
+// Write and Append. configsOK reports that no configuration line is inside
+// a code or HTML block, openEnd that such a block runs to the end of the
+// body (one that ends at a blank line, or is nested), escapedOpener that a
+// fence or HTML block opener was escaped.
 //
-// A line of text is escaped when it would otherwise read as a heading or a
-// configuration line and is not inside a code or HTML block of the body.
-// Escaping changes the blocks ("\\### @x:" is no heading, so an HTML
-// block may no longer start after it), so the escapes are worked out
-// again until they stop changing.
+// A line of text is escaped when it would otherwise read as a heading, a
+// configuration line or an escape and is not inside a code or HTML block
+// of the body, or when it opens a fence or HTML block at the top level
+// that is never closed. Escaping changes the blocks ("\### @x:" is no
+// heading, so an HTML block may no longer start after it):
+// escapingStructure reads the body as it reads once escaped, in one pass.
 func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd, escapedOpener bool) {
 	configs = slices.Clone(configs)
 	slices.SortStableFunc(configs, func(a, b ConfigLine) int { return a.Offset - b.Offset })
@@ -365,7 +368,7 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 	for i := range want {
 		if i >= len(got) || !promptfmt.EqualMessages(want[i:i+1], got[i:i+1]) {
 			return &promptfmt.UnsupportedError{Format: format, Message: i, Line: doc.Messages[i].Line,
-				What: "this message does not read back the same (text that leaves a code fence or HTML block open swallows what follows)"}
+				What: "this message does not read back the same"}
 		}
 	}
 	return &promptfmt.UnsupportedError{Format: format, Message: len(want) - 1, What: "the messages do not read back the same"}
