@@ -2,9 +2,13 @@ package prapti
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // RoleCompletion is the role of a text completion: Append adds its text
@@ -18,30 +22,159 @@ const RoleCompletion = "completion"
 // and a line feed (only the blank line when there is no text). A message of
 // role completion is added raw. To end with the prompt for the next turn,
 // pass NextPrompt(existing) last.
-func Append(existing []byte, msgs ...promptfmt.Message) []byte {
+//
+// Each message reads back as exactly one message with exactly its text,
+// whatever the text holds: lines that would read as a heading or a
+// configuration line, or open a code fence or an HTML block that would
+// swallow what follows, get a backslash that Parse removes, as Write
+// escapes them (see the package documentation). Line ends are written as
+// LF and the white space around the text is trimmed, as Parse reads any
+// Prapti file. What a Prapti message cannot hold is an error naming it
+// (promptfmt.UnsupportedError): parts other than text (images, tool
+// calls), metadata, more than one text part, a role or name that is not
+// letters, digits and _ (a role in lower case). Append reads the result
+// back and returns an error rather than a file in which existing or msgs
+// read otherwise (existing ending in a fence that is never closed
+// swallows what is added), or an error of Parse for existing.
+func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
+	var errs []error
+	for i := range msgs {
+		errs = append(errs, appendable(i, &msgs[i])...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	before, err := Parse(existing)
+	if err != nil {
+		return nil, err
+	}
 	out := bytes.Clone(existing)
-	for _, m := range msgs {
+	for i := range msgs {
+		m := &msgs[i]
+		text := lines.ToLF(m.Text())
 		if m.Role == RoleCompletion {
-			out = append(out, m.Text()...)
+			out = append(out, escape(text)...)
+		} else {
+			out = append(out, separator(out)...)
+			out = append(out, "### "...)
+			if m.Disabled {
+				out = append(out, "//"...)
+			}
+			out = append(out, "@"+m.Role...)
+			if m.Name != "" {
+				out = append(out, "/"+m.Name...)
+			}
+			out = append(out, ":\n"...)
+			if t := strings.TrimSpace(text); t != "" {
+				out = append(out, '\n')
+				out = append(out, escape(t)...)
+			}
+			out = append(out, '\n')
+		}
+		after, err := Parse(out)
+		if err != nil {
+			// existing parsed: the message is at fault (blocks nested
+			// too deep).
+			return nil, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, Thing: promptfmt.ThingText,
+				What: fmt.Sprintf("text that does not read back: %v", err)}
+		}
+		if err := readsBackAppended(i, m, text, before, after); err != nil {
+			return nil, err
+		}
+		before = after
+	}
+	return out, nil
+}
+
+// escape is text with a backslash before each line that needs one, as
+// Write escapes a message's text.
+func escape(text string) string {
+	body, _, _, _ := messageBody(text, nil, 0)
+	if strings.HasSuffix(text, "\n") {
+		body += "\n" // messageBody's lines end before it
+	}
+	return body
+}
+
+// appendable reports what of message i Append cannot write.
+func appendable(i int, m *promptfmt.Message) []error {
+	var errs []error
+	bad := func(t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
+		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(msg, args...), Thing: t}
+		errs = append(errs, e)
+		return e
+	}
+	if m.Role == RoleCompletion {
+		if m.Name != "" {
+			bad(promptfmt.ThingName, "a completion with a name (it is added as raw text)")
+		}
+		if m.Disabled {
+			bad(promptfmt.ThingDisabled, "a disabled completion (it is added as raw text)")
+		}
+	} else {
+		if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
+			bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
+		}
+		if m.Name != "" && !rolePattern.MatchString(m.Name) {
+			bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
+		}
+	}
+	texts := 0
+	for j, p := range m.Content {
+		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
+			bad(promptfmt.ThingPart, "a part of kind %s (a Prapti message is markdown text)", excerpt(string(p.Kind))).Part = j
 			continue
 		}
-		out = append(out, separator(out)...)
-		out = append(out, "### "...)
-		if m.Disabled {
-			out = append(out, "//"...)
+		texts++
+		if !utf8.ValidString(p.Value) {
+			bad(promptfmt.ThingText, "text that is not UTF-8")
 		}
-		out = append(out, "@"+m.Role...)
-		if m.Name != "" {
-			out = append(out, "/"+m.Name...)
-		}
-		out = append(out, ":\n"...)
-		if t := strings.TrimSpace(m.Text()); t != "" {
-			out = append(out, '\n')
-			out = append(out, t...)
-		}
-		out = append(out, '\n')
 	}
-	return out
+	if texts > 1 {
+		bad(promptfmt.ThingText, "%d text parts (a Prapti message is one text)", texts)
+	}
+	for k := range m.Metadata {
+		bad(promptfmt.ThingMetadata, "message metadata %q (an appended message has none)", excerpt(k)).Key = k
+	}
+	return errs
+}
+
+// readsBackAppended checks that after, the file with message i (m, with
+// text) appended, reads as before and m: the messages of before the same,
+// and one more message with m's role, name and text; a completion only
+// adds text to the last message.
+func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *promptfmt.Document) error {
+	fail := func(what string) error {
+		return &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, Thing: promptfmt.ThingOther,
+			What: what + " once appended, so nothing is appended"}
+	}
+	old, got := withoutLines(before.Messages), withoutLines(after.Messages)
+	if m.Role == RoleCompletion {
+		t := strings.TrimSpace(text)
+		switch {
+		case len(old) == 0 && t == "" && len(got) == 0:
+			return nil
+		case len(old) == 0 && len(got) == 1 && got[0].Role == HeadRole && got[0].Text() == t && got[0].Metadata == nil:
+			return nil
+		case len(got) != len(old) || len(old) == 0:
+			return fail("the completion reads as other messages")
+		}
+		last, prev := got[len(got)-1], old[len(old)-1]
+		if !promptfmt.EqualMessages(old[:len(old)-1], got[:len(got)-1]) || last.Role != prev.Role || last.Name != prev.Name ||
+			last.Disabled != prev.Disabled || fmt.Sprint(last.Metadata) != fmt.Sprint(prev.Metadata) ||
+			!strings.HasPrefix(last.Text(), prev.Text()) || !strings.HasSuffix(last.Text(), t) {
+			return fail("the completion does not read as text added to the last message")
+		}
+		return nil
+	}
+	want := promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled, Content: []promptfmt.ContentPart{promptfmt.Text(strings.TrimSpace(text))}}
+	if len(got) != len(old)+1 || !promptfmt.EqualMessages(old, got[:len(old)]) {
+		return fail("the file's messages read otherwise (does it end inside a code fence or HTML block that is never closed?)")
+	}
+	if !promptfmt.EqualMessages([]promptfmt.Message{want}, got[len(old):]) {
+		return fail("the message reads otherwise")
+	}
+	return nil
 }
 
 // separator is what goes before a heading appended to b: a line feed if

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/growth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark/ast"
@@ -189,12 +190,84 @@ func FuzzBlocks(f *testing.F) {
 	for _, s := range blockSamples {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(strings.Repeat("> ", MaxNesting) + "x\n"))
+	f.Add([]byte(strings.Repeat("- ", MaxNesting/2) + "x\n" + strings.Repeat("  ", MaxNesting/2) + "> - x\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if checkNesting(src) != nil {
-			return
+		checkDepth(t, src)
+		if _, _, ok := structure(src); ok {
+			checkBlocks(t, src)
 		}
-		checkBlocks(t, src)
 	})
+}
+
+// checkDepth: structure refuses src exactly when goldmark's tree has more
+// than MaxNesting list items and block quotes one in another.
+func checkDepth(t testing.TB, src []byte) {
+	deepest := 0
+	var walk func(n ast.Node, depth int)
+	walk = func(n ast.Node, depth int) {
+		if k := n.Kind(); k == ast.KindListItem || k == ast.KindBlockquote {
+			depth++
+		}
+		deepest = max(deepest, depth)
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			walk(c, depth)
+		}
+	}
+	walk(goldmarkBlocks.Parse(text.NewReader(src)), 0)
+	if _, _, ok := structure(src); ok != (deepest <= MaxNesting) {
+		t.Fatalf("%.80q (%d lines): containers nest %d deep, and structure says ok=%v", src, bytes.Count(src, []byte("\n")), deepest, ok)
+	}
+}
+
+// TestNestingAcrossLines: the limit counts the block quotes and list items
+// open at once, however many lines they take to open.
+func TestNestingAcrossLines(t *testing.T) {
+	lines := func(n int, step func(i int) string) []byte {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(step(i))
+		}
+		return []byte(b.String())
+	}
+	for name, build := range map[string]func(n int) []byte{
+		"spaces": func(n int) []byte {
+			return lines(n, func(i int) string { return strings.Repeat("  ", i) + "- x\n" })
+		},
+		"tabs": func(n int) []byte {
+			return lines(n, func(i int) string { return strings.Repeat("\t", i) + "-\tx\n" })
+		},
+		"quotes": func(n int) []byte {
+			return lines(n, func(i int) string { return strings.Repeat("> ", i+1) + "x\n" })
+		},
+		"mixed": func(n int) []byte {
+			cont := "" // what continues the containers open so far
+			return lines(n, func(i int) string {
+				line := cont + "> x\n"
+				if cont += "> "; i%2 == 0 {
+					line = cont[:len(cont)-2] + "- x\n"
+					cont = cont[:len(cont)-2] + "  "
+				}
+				return line
+			})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, n := range []int{MaxNesting, MaxNesting + 1} {
+				src := build(n)
+				checkDepth(t, src)
+				_, err := Parse(src)
+				if n <= MaxNesting {
+					assert.NoError(t, err)
+					continue
+				}
+				var pe *promptfmt.ParseError
+				require.ErrorAs(t, err, &pe)
+				assert.Equal(t, n, pe.Line, "the error is at the line that opens one too many")
+				assert.Contains(t, pe.Msg, "nested more than 100 deep")
+			}
+		})
+	}
 }
 
 // TestParseConcurrently: the recording parsers are shared, their
@@ -222,4 +295,62 @@ func TestParseConcurrently(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// nestedInputs build inputs of about n bytes that nest lists and block
+// quotes by indentation, one level a line.
+var nestedInputs = map[string]func(i int) string{
+	"indented lists": func(i int) string { return strings.Repeat("  ", i) + "- x\n" },
+	"tab lists":      func(i int) string { return strings.Repeat("\t", i) + "-\tx\n" },
+	"block quotes":   func(i int) string { return strings.Repeat("> ", i+1) + "x\n" },
+	"mixed":          func(i int) string { return strings.Repeat("  ", i) + "- x\n" + strings.Repeat("  ", i+1) + "> x\n" },
+}
+
+func nestedInput(step func(i int) string, n int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(step(i))
+	}
+	return []byte(b.String())
+}
+
+// sawtooth is about n bytes of inputs nested MaxNesting deep.
+func sawtooth(step func(i int) string, n int) []byte {
+	var b strings.Builder
+	for b.Len() < n {
+		for i := range MaxNesting / 2 {
+			b.WriteString(step(i))
+		}
+		b.WriteString("\nx\n\n")
+	}
+	return []byte(b.String())
+}
+
+// TestNestingWorkIsLinear: lists and block quotes nested by indentation
+// across lines cost work linear in the input. goldmark continues every
+// open block on every line, looking at the line each time, so that an
+// input of n bytes nested about √n deep cost n√n (2.5 MB of tab-nested
+// list items took 35 s); the nesting limit bounds the open blocks. The
+// work is what the recorder counts, and the allocations.
+func TestNestingWorkIsLinear(t *testing.T) {
+	for name, step := range nestedInputs {
+		t.Run(name, func(t *testing.T) {
+			growth.Linear(t, name+": work", 40_000, func(n int) float64 {
+				r, _, _ := structure(nestedInput(step, n))
+				return float64(r.work)
+			})
+			growth.Linear(t, name+": allocations", 40_000, func(n int) float64 {
+				src := nestedInput(step, n)
+				return growth.AllocBytes(func() { Parse(src) })
+			})
+			// n√n grows only ×8 at 4n: bound the work per byte too, by
+			// the most blocks that may be open (a list and an item per
+			// level), on this input and on one nested to the limit and
+			// back again and again.
+			for _, src := range [][]byte{nestedInput(step, 1<<20), sawtooth(step, 1<<18)} {
+				r, _, ok := structure(src)
+				assert.LessOrEqual(t, r.work, 2*MaxNesting*len(src), "work per byte beyond the open blocks' bound (ok=%v)", ok)
+			}
+		})
+	}
 }

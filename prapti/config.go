@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
 // MetaConfig is the message Metadata key under which a message's
@@ -38,41 +41,173 @@ type ConfigLine struct {
 	Offset    int    // where the line stood in the message text, in bytes
 }
 
-// commandPattern splits the text after "%" as upstream does: "!", a name,
-// then "=" for an assignment or blanks (or nothing) for an action.
-var commandPattern = regexp.MustCompile(`^(!)?\s*([\p{L}\p{N}_\-./\\]+)(?:\s*(=)|\s+|$)(.*)$`)
+// splitParts splits the text after "%" as upstream's regular expression
+// does (commandPattern in the tests, the reference): "!", blanks, a name of
+// letters, digits, _, -, ., / and \, then blanks and "=" for an assignment
+// (eq), or blanks or nothing for an action; rest is what follows. Written
+// out because a regular expression matching a megabyte value allocates in
+// proportion to it, more or less depending on what its cache holds.
+func splitParts(text string) (excl bool, name string, eq bool, rest string, ok bool) {
+	i := 0
+	if strings.HasPrefix(text, "!") {
+		excl, i = true, 1
+	}
+	i = skipSpace(text, i)
+	j := i
+	for j < len(text) {
+		r, size := utf8.DecodeRuneInString(text[j:])
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && !strings.ContainsRune(`_-./\`, r) {
+			break
+		}
+		j += size
+	}
+	if j == i {
+		return false, "", false, "", false
+	}
+	name = text[i:j]
+	switch k := skipSpace(text, j); {
+	case k < len(text) && text[k] == '=':
+		return excl, name, true, text[k+1:], true
+	case k > j || j == len(text):
+		return excl, name, false, text[k:], true
+	}
+	return false, "", false, "", false
+}
 
-var varPattern = regexp.MustCompile(`^\s*var\s*\(\s*([A-Za-z_][\p{L}\p{N}_]*)\s*\)`)
+// skipSpace skips regular expressions' \s (ASCII blanks) from i.
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
 
-// splitCommand fills in c from text, the command after "%", stripped.
-func (c *ConfigLine) splitCommand(text string) {
+// varReference reports whether a value is var(NAME) (varPattern in the
+// tests), and NAME; what follows the ")" is ignored, as upstream does.
+func varReference(v string) (string, bool) {
+	i := skipSpace(v, 0)
+	if !strings.HasPrefix(v[i:], "var") {
+		return "", false
+	}
+	i = skipSpace(v, i+3)
+	if i >= len(v) || v[i] != '(' {
+		return "", false
+	}
+	i = skipSpace(v, i+1)
+	j := i
+	for j < len(v) {
+		r, size := utf8.DecodeRuneInString(v[j:])
+		first := j == i
+		if !(r == '_' || r < utf8.RuneSelf && unicode.IsLetter(r) || !first && (unicode.IsLetter(r) || unicode.IsNumber(r))) {
+			break
+		}
+		j += size
+	}
+	if j == i {
+		return "", false
+	}
+	if k := skipSpace(v, j); k < len(v) && v[k] == ')' {
+		return v[i:j], true
+	}
+	return "", false
+}
+
+// splitCommand fills in c from text, the command after "%", stripped. For
+// a line it sets an Error on, it returns how to fix it.
+func (c *ConfigLine) splitCommand(text string) (hint string) {
 	if c.splitSimple(text) {
-		return
+		return ""
 	}
-	m := commandPattern.FindStringSubmatch(text)
-	if m == nil {
+	excl, name, eq, rest, ok := splitParts(text)
+	if !ok {
 		c.Kind, c.Error = KindInvalid, "not a configuration command: want %name = value or %name arguments"
-		return
+		return textHint
 	}
-	c.Exclusive, c.Name = m[1] == "!", m[2]
-	rest := strings.TrimSpace(m[4])
-	if m[3] == "" {
+	c.Exclusive, c.Name = excl, name
+	rest = strings.TrimSpace(rest)
+	if !eq {
 		c.Kind, c.Args = KindAction, rest
-		return
+		return ""
 	}
 	c.Kind = KindAssignment
-	switch v := varPattern.FindStringSubmatch(rest); {
+	switch v, isVar := varReference(rest); {
 	case rest == "":
 		c.Error = "an assignment without a value"
-	case v != nil:
-		c.Var = v[1]
+		return textHint
+	case isVar:
+		c.Var = v
+	case valueTooDeep(rest):
+		// Refused before decoding: printing a value costs the square of
+		// its depth, and decoding it recurses as deep.
+		c.Error = fmt.Sprintf("the value %s is %s", excerpt(rest), values.DepthMessage())
 	default:
 		value, err := promptfmt.DecodeJSON([]byte(rest))
 		if err != nil {
-			c.Error = fmt.Sprintf("the value %s is not a JSON literal: %v", rest, err)
+			c.Error = fmt.Sprintf("the value %s is not a JSON literal: %v", excerpt(rest), err)
+			return textHint
+		}
+		if msg := nonFinite(value); msg != "" {
+			c.Error = fmt.Sprintf("the value %s: %s", excerpt(rest), msg)
+			return values.NonFiniteHint
 		}
 		c.Value = value
 	}
+	return ""
+}
+
+// textHint says how to keep a line that is not meant as configuration.
+const textHint = `a text line that starts with "%" is written "\%"`
+
+// excerpt is s, cut for a message (a value may be megabytes long).
+func excerpt(s string) string {
+	if cut, ok := abbrev.Cut(s, 60); ok {
+		return cut + "…"
+	}
+	return s
+}
+
+// valueTooDeep reports whether the JSON text s nests arrays and objects more
+// than values.MaxDepth deep (brackets in strings do not count).
+func valueTooDeep(s string) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > values.MaxDepth {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// nonFinite returns values.CheckFloat's message for the first number in v
+// that is not finite (1e400 decodes to +Inf), or "".
+func nonFinite(v any) string {
+	switch v := v.(type) {
+	case float64:
+		return values.CheckFloat(v)
+	case []any:
+		for _, x := range v {
+			if msg := nonFinite(x); msg != "" {
+				return msg
+			}
+		}
+	case map[string]any:
+		for _, x := range v {
+			if msg := nonFinite(x); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
 
 // splitSimple is splitCommand for the common lines, "name = value" with

@@ -52,11 +52,30 @@
 //
 // A message's text is its lines without the configuration lines (each with
 // its line feed), trimmed of leading and trailing white space, as upstream
-// does. It stays raw markdown. Decision: a line of text whose first
-// character after at most three spaces (and one block quote marker) is a
-// backslash loses that backslash when, without its leading backslashes, it
-// would read as a heading or a configuration line: "\% x" is the text
-// "% x". This is the escape Write uses; upstream has none.
+// does. It stays raw markdown.
+//
+// Decision (escapes): a line of text, outside code and HTML blocks, whose
+// first character after at most three spaces (and one block quote marker)
+// is a backslash loses that one backslash when, without its leading
+// backslashes, it would read as structure: a message heading, a
+// configuration line, or the opening of a fenced code block ("```",
+// "~~~") or of an HTML block that ends at a marker rather than at a blank
+// line ("<!--", "<?", "<!X", "<![CDATA[", "<script", "<pre", "<style",
+// "<textarea"). "\% x" is the text "% x", "\\% x" the text "\% x".
+// Upstream has no escape (its user guide admits that fenced examples are
+// read as live messages). A backslash before ASCII punctuation is
+// markdown's own escape, so that a viewer shows "\### @user:" as the text
+// "### @user:", not as a heading, and "\\%" as "\%". Write and Append put
+// a backslash before every line of a text that would otherwise read as
+// structure: a heading or configuration line outside code and HTML
+// blocks, a fence or HTML block opener that is never closed in the text
+// (it would swallow what follows), and a line that already reads as an
+// escape. A closed code block is left as it is.
+//
+// Blocks nest at most MaxNesting deep: a file in which more block quotes
+// and list items are open at once, on one line or by indentation across
+// lines, is an error at the marker that opens one too many (goldmark's
+// work grows with the depth times the size of the file).
 //
 // # Configuration lines
 //
@@ -76,7 +95,13 @@
 // (integers become int64) or var(NAME). A line that does not split, an
 // assignment without a value and a value that is not JSON (NaN and
 // Infinity included, which upstream's Python accepts) are kept, with a
-// warning at their line: the file still parses.
+// warning at their line: the file still parses. Decision: so is a value
+// that is JSON but has no JSON model value: a number too large for a
+// float64 (1e400, -1e400, anywhere in the value) is refused with
+// values.CheckFloat's message and values.NonFiniteHint, and a value whose
+// arrays and objects nest deeper than values.MaxDepth with
+// values.DepthMessage; the line keeps its error and has no value.
+// Messages quote at most the first 60 bytes of a value.
 //
 // Each message keeps its configuration lines in Metadata[MetaConfig] as a
 // list of objects: source (the line as written), line, enabled, quoted,
@@ -94,12 +119,20 @@
 // the text would swallow what follows it. Write then writes it another
 // way that reads back the same: with a blank line between the text and
 // the configuration lines after or before it, or its first line indented
-// four spaces, all of which Parse trims. Known limit: a text that leaves a
-// fenced code block or an HTML block open after its first line
-// ("Look:\n```"; Parse returns one only at the end of a file) cannot be
-// written unless nothing follows it (no configuration line after it in
-// its message, no message after it); Write refuses it rather than let it
-// swallow what follows. Append adds replies exactly as upstream does.
+// four spaces, all of which Parse trims. A fence or HTML block left open
+// after the first line ("Look:\n```"; Parse returns one only at the end
+// of a file) is escaped, so that it swallows nothing.
 //
-// CR and CRLF line endings read as LF; invalid UTF-8 is an error.
+// Append adds replies in upstream's layout. Decision: unlike upstream, it
+// escapes their lines as Write does, so that an answer holding
+// "### @system:" or "% model = ..." cannot write the file's structure, and
+// returns an error (promptfmt.UnsupportedError) for what a message cannot
+// hold (images, tool calls, metadata) instead of dropping it. It trims the
+// text and writes LF line ends, as upstream does and as Parse reads every
+// message, and reads the result back: an answer appended to a file that
+// ends inside a fence never closed is an error, not a swallowed reply.
+//
+// CR and CRLF line endings read as LF; invalid UTF-8 is an error. A
+// leading byte order mark is skipped with a warning; positions are those
+// of the file.
 package prapti

@@ -2,6 +2,7 @@ package prapti_test
 
 import (
 	"fmt"
+	"log"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/prapti"
@@ -29,7 +30,11 @@ func ExampleParse() {
 func ExampleAppend() {
 	file := []byte("### @user/Ross:\n\nHello\n")
 	reply := promptfmt.NewMessage("assistant", "  Hi, Ross.\n")
-	fmt.Printf("%s", prapti.Append(file, reply, prapti.NextPrompt(file)))
+	out, err := prapti.Append(file, reply, prapti.NextPrompt(file))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s", out)
 	// Output:
 	// ### @user/Ross:
 	//

@@ -46,6 +46,11 @@ func FuzzParse(f *testing.F) {
 // matchers are fuzzed against.
 var (
 	headingPattern = regexp.MustCompile(`^ {0,3}###[ \t]+(//[ \t]*)?@([\p{L}\p{N}_]+)(?:/([\p{L}\p{N}_]+))?:?[ \t]*$`)
+	// commandPattern splits the text after "%" as upstream does: "!",
+	// a name, then "=" for an assignment or blanks (or nothing) for an
+	// action.
+	commandPattern = regexp.MustCompile(`^(!)?\s*([\p{L}\p{N}_\-./\\]+)(?:\s*(=)|\s+|$)(.*)$`)
+	varPattern     = regexp.MustCompile(`^\s*var\s*\(\s*([A-Za-z_][\p{L}\p{N}_]*)\s*\)`)
 	configPattern  = regexp.MustCompile(`^ {0,3}(>[ \t]*)?(//[ \t]*)?%(.*)$`)
 )
 
@@ -66,7 +71,7 @@ func FuzzHeading(f *testing.F) {
 // FuzzSplitCommand: the fast path agrees with the general split, and the
 // hand-written configuration matcher with configPattern.
 func FuzzSplitCommand(f *testing.F) {
-	for _, s := range []string{`model = "gpt-4"`, "n = 3", "n = -0", "n = 007", `s = "a\"b"`, "x.y_z = 99999999999999999999", "> //% a", "   %b", "\t% c"} {
+	for _, s := range []string{`model = "gpt-4"`, "n = 3", "n = -0", "n = 007", `s = "a\"b"`, "x.y_z = 99999999999999999999", "!a.b-c/d\\e = 1", "ä1 x", "x", "x\t", "x =", "= 3", "%x", " var ( _a1 ) x", "var(ab", "var(1)", "var(é)", "var(aé)", "> //% a", "   %b", "\t% c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -84,6 +89,14 @@ func FuzzSplitCommand(f *testing.F) {
 			if m[3] == "" || err != nil || v != fast.Value || slow.Name != fast.Name || slow.Exclusive {
 				t.Fatalf("%q: fast %+v, general %q %v %v", text, fast, m, v, err)
 			}
+		}
+		excl, name, eq, rest, ok := splitParts(text)
+		if m := commandPattern.FindStringSubmatch(text); ok != (m != nil) || ok && (excl != (m[1] == "!") || name != m[2] || eq != (m[3] == "=") || rest != m[4]) {
+			t.Fatalf("%q: splitParts = %v %q %v %q %v, pattern = %q", text, excl, name, eq, rest, ok, m)
+		}
+		v, isVar := varReference(text)
+		if m := varPattern.FindStringSubmatch(text); isVar != (m != nil) || isVar && v != m[1] {
+			t.Fatalf("%q: varReference = %q %v, pattern = %q", text, v, isVar, m)
 		}
 		q, d, cmd, ok := matchConfig(text)
 		m := configPattern.FindStringSubmatch(text)

@@ -21,62 +21,70 @@ func Parse(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
+	// The file is read from after a byte order mark, with LF line ends;
+	// positions are then mapped back to the file (see origin).
+	o := &origin{src: src, bom: lines.SkipBOM(src)}
+	src = src[o.bom:]
 	// Texts, names and configuration lines are slices of one copy of the
 	// source (which they keep alive); line numbers stay those of src.
 	var str string
 	if bytes.IndexByte(src, '\r') >= 0 {
 		str = lines.ToLF(string(src))
 		src = []byte(str)
+		o.crs = true
 	} else {
 		str = string(src)
 	}
-	if err := checkNesting(src); err != nil {
-		return nil, err
+	rec, deep, ok := structure(src)
+	if !ok {
+		e := promptfmt.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
+		e.Line, e.Col, e.Offset = o.position(e.Line, e.Col)
+		return nil, e
 	}
-	p := &parse{str: str, doc: &promptfmt.Document{}, rec: structure(src)}
+	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec}
 	p.run()
+	if o.bom > 0 || o.crs {
+		for i := range p.doc.Warnings {
+			w := &p.doc.Warnings[i]
+			w.Line, w.Col, w.Offset = o.position(w.Line, w.Col)
+		}
+	}
+	if o.bom > 0 {
+		p.doc.Warnings = append([]promptfmt.Warning{{Format: format, Line: 1, Col: 1, Msg: lines.BOMWarning}}, p.doc.Warnings...)
+	}
 	return p.doc, nil
 }
 
-// MaxNesting is how many block quote and list markers may start one line.
-// goldmark slows down with the depth of the blocks a line opens (a line of
-// 50,000 "- " took seconds); real conversations nest a few levels.
-const MaxNesting = 100
+// origin maps a position in what Parse reads, the file after a byte order
+// mark and with LF line ends, back to the file: lines are the same, a
+// column on the first line moves past the mark, and offsets count the
+// mark and the CRs.
+type origin struct {
+	src  []byte // the file
+	bom  int    // the length of its byte order mark
+	crs  bool   // whether it has CRs
+	sc   *lines.Scanner
+	line int // the line the scanner has reached, and where it starts
+	at   int
+}
 
-// checkNesting refuses a line that opens more than MaxNesting blocks.
-func checkNesting(src []byte) error {
-	for off := 0; off < len(src); {
-		depth, i := 0, off
-		for i < len(src) {
-			for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
-				i++
-			}
-			start, j := i, i
-			for j < len(src) && j-i < 9 && src[j] >= '0' && src[j] <= '9' {
-				j++
-			}
-			switch {
-			case i < len(src) && src[i] == '>':
-				i++
-			case i+1 < len(src) && (src[i] == '-' || src[i] == '+' || src[i] == '*') && (src[i+1] == ' ' || src[i+1] == '\t'):
-				i += 2
-			case j > i && j+1 < len(src) && (src[j] == '.' || src[j] == ')') && (src[j+1] == ' ' || src[j+1] == '\t'):
-				i = j + 2
-			default:
-				goto done
-			}
-			if depth++; depth > MaxNesting {
-				return promptfmt.Errorf(format, src, start, "blocks nested more than %d deep (block quote and list markers at the start of one line)", MaxNesting)
-			}
-		}
-	done:
-		nl := bytes.IndexByte(src[i:], '\n')
-		if nl < 0 {
+// position returns the file's line, column and offset for a line and
+// column of what Parse reads.
+func (o *origin) position(line, col int) (int, int, int) {
+	if line == 1 {
+		col += o.bom
+	}
+	if o.sc == nil || line < o.line {
+		o.sc, o.line, o.at = lines.NewScanner(o.src), 1, 0
+	}
+	for o.line < line {
+		_, _, next, ok := o.sc.Next()
+		if !ok {
 			break
 		}
-		off = i + nl + 1
+		o.line, o.at = o.line+1, next
 	}
-	return nil
+	return line, col, min(o.at+col-1, len(o.src))
 }
 
 type parse struct {
@@ -177,8 +185,10 @@ func special(line string) bool {
 }
 
 // isEscape reports whether line is escaped text: a backslash after its
-// prefix, and without its leading backslashes it would read as a heading
-// or a configuration line.
+// prefix, and without its leading backslashes it would read as a heading,
+// a configuration line, or the start of a fenced code block or of an HTML
+// block that ends at a marker (the blocks that may run to the end of the
+// file).
 func isEscape(line string) bool {
 	i := prefixLen(line)
 	if i >= len(line) || line[i] != '\\' {
@@ -187,7 +197,36 @@ func isEscape(line string) bool {
 	bare := line[:i] + strings.TrimLeft(line[i:], `\`)
 	_, _, _, config := matchConfig(bare)
 	_, _, _, heading := matchHeading(bare)
-	return config || heading
+	return config || heading || opensLiteral(bare[i:])
+}
+
+// opensLiteral reports whether s starts a fenced code block, or an HTML
+// block of the kinds that end at a marker rather than at a blank line
+// (CommonMark's kinds 1 to 5), as goldmark reads them.
+func opensLiteral(s string) bool {
+	if c, _ := fenceOpener([]byte(s), 0); c != 0 {
+		return true
+	}
+	if !strings.HasPrefix(s, "<") {
+		return false
+	}
+	for _, p := range []string{"<!--", "<?", "<![CDATA["} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	if len(s) > 2 && s[1] == '!' && s[2] >= 'A' && s[2] <= 'Z' {
+		return true
+	}
+	for _, tag := range []string{"script", "pre", "style", "textarea"} {
+		if len(s) > len(tag) && strings.EqualFold(s[1:1+len(tag)], tag) {
+			rest := s[1+len(tag):]
+			if rest == "" || rest[0] == '>' || strings.HasPrefix(rest, "/>") || asciiSpace(rest[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // heading starts a new message if line n is a message heading.
@@ -277,10 +316,9 @@ func (p *parse) config(line string, n, off int) bool {
 		return false
 	}
 	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.textLen}
-	c.splitCommand(strings.TrimSpace(command))
+	hint := c.splitCommand(strings.TrimSpace(command))
 	if c.Error != "" {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error,
-			Hint: `a text line that starts with "%" is written "\%"`})
+		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error, Hint: hint})
 	}
 	p.configs = append(p.configs, c)
 	return true

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -141,10 +142,10 @@ func TestUnclosedFenceSwallowsAppends(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Warnings, 1)
 	assert.Equal(t, "prapti:5:1: fenced code block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].String())
-	doc, err = Parse(Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src)))
-	require.NoError(t, err)
-	assert.Len(t, doc.Messages, 1, "the reply and the next prompt are code of the first message")
-	assert.Len(t, doc.Warnings, 1)
+	_, err = Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src))
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue, "the reply would be code of the first message")
+	assert.Contains(t, err.Error(), "prapti: message 1: the file's messages read otherwise")
 }
 
 func TestParseErrors(t *testing.T) {
@@ -194,4 +195,34 @@ func TestPathological(t *testing.T) {
 			require.NotEmpty(t, doc.Messages)
 		})
 	}
+}
+
+// A byte order mark is skipped with a warning (it made the file parse to
+// no messages); positions stay those of the file, CRs and the mark
+// counted.
+func TestBOM(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		src := []byte(lines.BOM + strings.ReplaceAll("% x = 1e400\n### @user:\n\nHi\n% y =\n", "\n", eol))
+		doc, err := Parse(src)
+		require.NoError(t, err)
+		require.Len(t, doc.Messages, 2, "%q", eol)
+		assert.Equal(t, []string{HeadRole, "user"}, []string{doc.Messages[0].Role, doc.Messages[1].Role})
+		assert.Equal(t, "Hi", doc.Messages[1].Text())
+		assert.Equal(t, 2, doc.Messages[1].Line)
+		require.Len(t, doc.Warnings, 3)
+		assert.Equal(t, promptfmt.Warning{Format: format, Line: 1, Col: 1, Offset: 0, Msg: lines.BOMWarning}, doc.Warnings[0])
+		for _, w := range doc.Warnings {
+			line, col := promptfmt.Position(src, w.Offset)
+			assert.Equal(t, [2]int{w.Line, w.Col}, [2]int{line, col}, "%q: %v: the offset is the file's", eol, w)
+		}
+		assert.Equal(t, [2]int{1, 1 + len(lines.BOM)}, [2]int{doc.Warnings[1].Line, doc.Warnings[1].Col}, "the first line's columns count the mark")
+		assert.Equal(t, 5, doc.Warnings[2].Line)
+	}
+	_, err := Parse([]byte(lines.BOM + strings.Repeat("> ", MaxNesting+1) + "x\n"))
+	var pe *promptfmt.ParseError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, [3]int{1, len(lines.BOM) + 2*MaxNesting + 1, len(lines.BOM) + 2*MaxNesting}, [3]int{pe.Line, pe.Col, pe.Offset})
+	_, err = Parse([]byte("x\r\n" + strings.Repeat("> ", MaxNesting+1) + "x\n"))
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, [3]int{2, 2*MaxNesting + 1, 3 + 2*MaxNesting}, [3]int{pe.Line, pe.Col, pe.Offset})
 }

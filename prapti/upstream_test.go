@@ -318,7 +318,7 @@ func TestUpstreamAppend(t *testing.T) {
 				m.Disabled = r.IsEnabled != nil && !*r.IsEnabled
 				msgs = append(msgs, m)
 			}
-			assert.Equal(t, string(want), string(Append(in, msgs...)))
+			assert.Equal(t, string(want), string(mustAppend(t, in, msgs...)))
 		})
 	}
 }
@@ -375,12 +375,19 @@ func TestUpstreamEndToEnd(t *testing.T) {
 			assert.Equal(t, exp, got)
 			switch what, ok := appended[name]; {
 			case !ok:
-				assert.Equal(t, string(want), string(Append(in, reply, NextPrompt(in))))
+				assert.Equal(t, string(want), string(mustAppend(t, in, reply, NextPrompt(in))))
 			case what == "prompt":
-				assert.Equal(t, string(want), string(Append(in, NextPrompt(in))))
+				assert.Equal(t, string(want), string(mustAppend(t, in, NextPrompt(in))))
 			case what == "nothing":
 				assert.Equal(t, string(want), string(in))
 			}
 		})
 	}
+}
+
+func mustAppend(t *testing.T, existing []byte, msgs ...promptfmt.Message) []byte {
+	t.Helper()
+	out, err := Append(existing, msgs...)
+	require.NoError(t, err)
+	return out
 }

@@ -21,18 +21,19 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // "### @role/name:" ("### //@role:" when disabled), a blank line, the text
 // with its configuration lines where they stood, and a line feed.
 //
-// Text lines that would read as a heading or a configuration line (outside
-// code and HTML blocks) get a backslash after their indentation, which
-// Parse removes. A document Prapti cannot express is an error naming each
-// thing, and nothing is written: document metadata, parts other than text,
-// message metadata other than configuration lines, a role that is not
-// lower case letters, digits and _, text that starts or ends with white
-// space (Prapti trims it), or a message that does not read back the same
-// (such as text leaving a code fence open after its first line, which
-// would swallow what follows it). Text whose blocks would swallow what
-// follows it only because trimming changed them ("```" that was
-// "    ```", code) is written another way that reads back the same: see
-// the package documentation.
+// Text lines that would read as structure get a backslash after their
+// indentation, which Parse removes: a heading or a configuration line
+// (outside code and HTML blocks), a fence or HTML block opener never
+// closed in the text, which would swallow what follows it, and a line
+// that reads as an escape. A document Prapti cannot express is an error
+// naming each thing, and nothing is written: document metadata, parts
+// other than text, message metadata other than configuration lines, a
+// role that is not lower case letters, digits and _, text that starts or
+// ends with white space (Prapti trims it), or a message that does not read
+// back the same. Text whose blocks would swallow what follows it only
+// because trimming changed them ("```" that was "    ```", code) is
+// written another way that reads back the same: see the package
+// documentation.
 func Write(w io.Writer, doc *promptfmt.Document) error {
 	out, err := write(doc)
 	if err != nil {
@@ -66,20 +67,22 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		// The head goes first without a heading, unless it is empty: it
 		// would vanish.
 		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
-		body, configsOK, openEnd := messageBody(m.Text(), configs, 0)
-		if !configsOK || openEnd && !bodyReadsBack(m, head, body) {
+		body, configsOK, openEnd, escaped := messageBody(m.Text(), configs, 0)
+		if !configsOK || escaped || openEnd && !bodyReadsBack(m, head, body) {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
-			// a message after it, else the first that keeps the
-			// configuration lines out of code (enough for the last message),
-			// and leave the verdict to readsBack.
+			// a message after it and escapes no block opener (indented,
+			// "    ```" is code again), else the first that keeps the
+			// configuration lines out of code (enough for the last
+			// message), and leave the verdict to readsBack. A body whose
+			// openers are escaped reads back too, but shows as text.
 			fallback := ""
 			for layout := 1; layout < layouts; layout++ {
-				other, ok, _ := messageBody(m.Text(), configs, layout)
+				other, ok, _, otherEscaped := messageBody(m.Text(), configs, layout)
 				if other == body {
 					continue
 				}
-				if bodyReadsBack(m, head, other) {
+				if !otherEscaped && bodyReadsBack(m, head, other) {
 					fallback = other
 					break
 				}
@@ -145,15 +148,15 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 		return fail(i, m, t, msg, args...)
 	}
 	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
-		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", m.Role)
+		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
 	}
 	if m.Name != "" && !rolePattern.MatchString(m.Name) {
-		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", m.Name)
+		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
 	}
 	texts := 0
 	for j, p := range m.Content {
 		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", p.Kind).Part = j
+			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", excerpt(string(p.Kind))).Part = j
 		} else {
 			texts++
 		}
@@ -163,7 +166,7 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 	}
 	for k := range m.Metadata {
 		if k != MetaConfig {
-			bad(promptfmt.ThingMetadata, "message metadata %q (only configuration lines, under %q)", k, MetaConfig).Key = k
+			bad(promptfmt.ThingMetadata, "message metadata %q (only configuration lines, under %q)", excerpt(k), MetaConfig).Key = k
 		}
 	}
 	configs, err := Config(m)
@@ -176,10 +179,13 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 	}
 	for _, c := range configs {
 		if c.Offset < 0 || c.Offset > len(t) || c.Offset > 0 && c.Offset < len(t) && t[c.Offset-1] != '\n' {
-			bad(promptfmt.ThingMetadata, "configuration line %q at offset %d, which is not the start of a line of the text", c.Source, c.Offset).Key = MetaConfig
+			bad(promptfmt.ThingMetadata, "configuration line %q at offset %d, which is not the start of a line of the text", excerpt(c.Source), c.Offset).Key = MetaConfig
+		}
+		if msg := nonFinite(c.Value); c.Kind == KindAssignment && msg != "" {
+			bad(promptfmt.ThingMetadata, "configuration line %q: %s", excerpt(c.Source), msg).Key = MetaConfig
 		}
 		if _, _, _, isConfig := matchConfig(c.Source); strings.ContainsAny(c.Source, "\r\n") || !isConfig {
-			bad(promptfmt.ThingMetadata, "configuration line %q does not read as one", c.Source).Key = MetaConfig
+			bad(promptfmt.ThingMetadata, "configuration line %q does not read as one", excerpt(c.Source)).Key = MetaConfig
 		}
 	}
 	return configs, ok
@@ -200,23 +206,26 @@ const (
 // A bodyLine is a line of a message body: a line of the text, or a
 // configuration line, or a blank line Write adds.
 type bodyLine struct {
-	s      string
-	text   bool // a line of the text, escaped if escape
-	escape bool
+	s       string
+	text    bool // a line of the text, escaped if escape
+	escape  bool
+	refused bool // would open a block that swallows what follows, or a heading
 }
 
 // messageBody is the text with escapes where needed and the configuration
-// lines put back at their offsets, in the given layout. configsOK reports
-// that no configuration line is inside a code or HTML block, openEnd that
-// such a block runs to the end of the body, where it may swallow what
-// follows.
+// lines put back at their offsets, in the given layout: the escaper of
+// Write and Append. configsOK reports that no configuration line is inside
+// a code or HTML block, openEnd that such a block runs to the end of the
+// body (one that ends at a blank line, or is nested), escapedOpener that a
+// fence or HTML block opener was escaped.
 //
-// A line of text is escaped when it would otherwise read as a heading or a
-// configuration line and is not inside a code or HTML block of the body.
-// Escaping changes the blocks ("\\### @x:" is no heading, so an HTML
-// block may no longer start after it), so the escapes are worked out
-// again until they stop changing.
-func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd bool) {
+// A line of text is escaped when it would otherwise read as a heading, a
+// configuration line or an escape and is not inside a code or HTML block
+// of the body, or when it opens a fence or HTML block at the top level
+// that is never closed. Escaping changes the blocks ("\### @x:" is no
+// heading, so an HTML block may no longer start after it):
+// escapingStructure reads the body as it reads once escaped, in one pass.
+func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd, escapedOpener bool) {
 	configs = slices.Clone(configs)
 	slices.SortStableFunc(configs, func(a, b ConfigLine) int { return a.Offset - b.Offset })
 	var lines []bodyLine
@@ -269,11 +278,17 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 	if !strings.ContainsAny(t, "`~<") && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
 		// or to swallow what follows, and no line to escape.
-		return render(), true, false
+		return render(), true, false, false
 	}
-	for range 8 {
+	// escapingStructure reads the body as it reads once escaped, so one
+	// round settles the escapes; the second checks that they hold.
+	for range 4 {
 		body = render()
-		literal := structure([]byte(body)).literal
+		rec, _, ok := escapingStructure([]byte(body))
+		if !ok {
+			return body, false, false, false // nested too deep: Parse refuses it, and so does readsBack
+		}
+		literal, refused := rec.literal, rec.refused
 		changed := false
 		configsOK, openEnd = true, len(literal) > 0 && literal[len(literal)-1].end == toEnd
 		for i := range lines {
@@ -281,13 +296,23 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 			for len(literal) > 0 && literal[0].end <= n {
 				literal = literal[1:]
 			}
+			for len(refused) > 0 && refused[0] < n {
+				refused = refused[1:]
+			}
 			inLiteral := len(literal) > 0 && literal[0].start <= n
 			l := &lines[i]
 			if !l.text {
 				configsOK = configsOK && !(inLiteral && l.s != "")
 				continue
 			}
-			if escape := !inLiteral && needsEscape(l.s); escape != l.escape {
+			// A line refused once stays escaped: escaped, it is read as
+			// the text it was refused as.
+			if len(refused) > 0 && refused[0] == n && !l.refused {
+				l.refused = true
+				_, _, _, heading := matchHeading(l.s)
+				escapedOpener = escapedOpener || !heading
+			}
+			if escape := l.refused || !inLiteral && needsEscape(l.s); escape != l.escape {
 				l.escape, changed = escape, true
 			}
 		}
@@ -295,7 +320,7 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 			break
 		}
 	}
-	return body, configsOK, openEnd
+	return body, configsOK, openEnd, escapedOpener
 }
 
 // bodyReadsBack reports whether body, written as m's (or as the head's),
@@ -343,7 +368,7 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 	for i := range want {
 		if i >= len(got) || !promptfmt.EqualMessages(want[i:i+1], got[i:i+1]) {
 			return &promptfmt.UnsupportedError{Format: format, Message: i, Line: doc.Messages[i].Line,
-				What: "this message does not read back the same (text that leaves a code fence or HTML block open swallows what follows)"}
+				What: "this message does not read back the same"}
 		}
 	}
 	return &promptfmt.UnsupportedError{Format: format, Message: len(want) - 1, What: "the messages do not read back the same"}

@@ -107,7 +107,6 @@ func TestWriteUnsupported(t *testing.T) {
 	img.Content = []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://x/y.png"}}
 	meta := promptfmt.NewMessage("user", "x")
 	meta.Metadata = map[string]any{"ticket": "T-1"}
-	fence := promptfmt.NewMessage("user", "Look:\n```\nunclosed")
 	two := promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a\n"), promptfmt.Text("b")}}
 	for _, tc := range []struct {
 		doc   *promptfmt.Document
@@ -120,7 +119,6 @@ func TestWriteUnsupported(t *testing.T) {
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("User", "x")}}, `role "User"`, promptfmt.ThingRole},
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool-call", "x")}}, `role "tool-call"`, promptfmt.ThingRole},
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", " padded\n")}}, "text that starts or ends with white space", promptfmt.ThingText},
-		{&promptfmt.Document{Messages: []promptfmt.Message{fence, promptfmt.NewMessage("assistant", "lost")}}, "prapti: message 1: this message does not read back the same", promptfmt.ThingOther},
 		{&promptfmt.Document{Messages: []promptfmt.Message{two}}, "prapti: message 1: 2 text parts", promptfmt.ThingText},
 	} {
 		err := Write(&bytes.Buffer{}, tc.doc)
@@ -170,8 +168,8 @@ var thisFormat = formattest.Format{
 // trimmed, the text "```" would open a fence that swallows what follows
 // it, so Write gives the first line its indentation back. Blank lines
 // trimmed off the text come back where they ended a block, and escapes
-// follow the blocks of what is written. Where a fence is left open after
-// the first line, nothing can help: Write refuses.
+// follow the blocks of what is written. A fence or HTML comment left open
+// after the first line, which would swallow what follows, is escaped.
 func TestWriteTrimmedFence(t *testing.T) {
 	for src, want := range map[string]string{
 		"### @user:\n    ```\n% a = 1\n":                               "### @user:\n\n    ```\n% a = 1\n",
@@ -189,7 +187,7 @@ func TestWriteTrimmedFence(t *testing.T) {
 	for src, want := range map[string]string{
 		// blank lines trimmed off the text had ended an HTML block
 		"### @user:\n<div>\n\n% a = 1\n":                         "### @user:\n\n<div>\n\n% a = 1\n",
-		"### @user:\n% a = 1\n\n2. x\n   ```\n% b = 2\n   ```\n": "### @user:\n\n% a = 1\n\n2. x\n   ```\n% b = 2\n   ```\n",
+		"### @user:\n% a = 1\n\n2. x\n   ```\n% b = 2\n   ```\n": "### @user:\n\n% a = 1\n\n2. x\n   ```\n% b = 2\n   \\```\n",
 		// escaped, "% b" reads as text without the HTML block
 		"### @user:\n% a = 1\n\n<span>\n% b\n\n": "### @user:\n\n% a = 1\n<span>\n\\% b\n",
 		// escaping line 1 ends the heading that let <span> open a block
@@ -204,7 +202,15 @@ func TestWriteTrimmedFence(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Look:\n    ```", doc.Messages[0].Text())
 	assert.NoError(t, Write(&bytes.Buffer{}, doc), "still code: the second line keeps its indentation")
-	doc = &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Look:\n```"), promptfmt.NewMessage("user", "next")}}
-	err = Write(&bytes.Buffer{}, doc)
-	assert.ErrorContains(t, err, "prapti: message 1: this message does not read back the same")
+	for text, want := range map[string]string{
+		"Look:\n```":               "Look:\n\\```",
+		"Look:\n```\nunclosed":     "Look:\n\\```\nunclosed",
+		"a\n<!-- x\n### @user:\nb": "a\n\\<!-- x\n\\### @user:\nb",
+		"a\n<!-- x\n-->\n```\n```": "a\n<!-- x\n-->\n```\n```",
+		"~~~~\n~~~\n```\n<?x":      "\\~~~~\n\\~~~\n\\```\n\\<?x",
+	} {
+		doc = &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", text), promptfmt.NewMessage("user", "next")}}
+		out := roundTrip(t, doc)
+		assert.Equal(t, "### @user:\n\n"+want+"\n\n### @user:\n\nnext\n", string(out), "%q", text)
+	}
 }
