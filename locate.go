@@ -60,6 +60,12 @@ func (d *Document) line(e *UnsupportedError) int {
 	case e.Thing == ThingText && e.TextLine > 0 && m.TextLine > 0:
 		return m.TextLine + e.TextLine - 1
 	}
+	if m.Line == 0 { // a message without a line of its own (a head before any heading)
+		if m.TextLine > 0 {
+			return m.TextLine
+		}
+		return firstLine(m.KeyLines)
+	}
 	return m.Line
 }
 

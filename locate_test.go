@@ -14,6 +14,7 @@ func TestLocate(t *testing.T) {
 		Messages: []Message{
 			{Role: "user", Line: 5, TextLine: 6, KeyLines: map[string]int{"temperature": 9, "model": 8}},
 			{Role: "assistant", Line: 12},
+			{Role: "_head", KeyLines: map[string]int{"config": 14, "config.0": 14}},
 		},
 		Comments: []Comment{{Format: "stf", Text: ";# c", Line: 11}},
 	}
@@ -31,6 +32,8 @@ func TestLocate(t *testing.T) {
 		{UnsupportedError{Message: 0, Line: 5, Thing: ThingText}, 5},
 		{UnsupportedError{Message: 1, Line: 12, Thing: ThingMetadata, Key: "x"}, 12},
 		{UnsupportedError{Message: 0, Line: 5, Thing: ThingName}, 5},
+		{UnsupportedError{Message: 2, Thing: ThingRole}, 14}, // no line of its own: its keys'
+
 	} {
 		e := tc.e
 		Locate(doc, errors.Join(errors.New("other"), &e))

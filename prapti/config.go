@@ -3,6 +3,7 @@ package prapti
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -136,19 +137,19 @@ func (c *ConfigLine) splitCommand(text string) (hint string) {
 		return textHint
 	case isVar:
 		c.Var = v
-	case valueTooDeep(rest):
-		// Refused before decoding: printing a value costs the square of
-		// its depth, and decoding it recurses as deep.
-		c.Error = fmt.Sprintf("the value %s is %s", excerpt(rest), values.DepthMessage())
 	default:
+		// DecodeJSON refuses, before decoding, a value nested deeper than
+		// values.MaxDepth and a number that is not finite (1e400), each
+		// with the one rule's message and hint.
 		value, err := promptfmt.DecodeJSON([]byte(rest))
-		if err != nil {
+		var je *promptfmt.JSONError
+		switch {
+		case errors.As(err, &je) && je.Err == nil:
+			c.Error = fmt.Sprintf("the value %s: %s", excerpt(rest), je.Msg)
+			return je.Hint
+		case err != nil:
 			c.Error = fmt.Sprintf("the value %s is not a JSON literal: %v", excerpt(rest), err)
 			return textHint
-		}
-		if msg := nonFinite(value); msg != "" {
-			c.Error = fmt.Sprintf("the value %s: %s", excerpt(rest), msg)
-			return values.NonFiniteHint
 		}
 		c.Value = value
 	}
@@ -167,26 +168,6 @@ func excerpt(s string) string {
 }
 
 // valueTooDeep reports whether the JSON text s nests arrays and objects more
-// than values.MaxDepth deep (brackets in strings do not count).
-func valueTooDeep(s string) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case inString && c == '\\':
-			i++
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			if depth++; depth > values.MaxDepth {
-				return true
-			}
-		case c == ']' || c == '}':
-			depth--
-		}
-	}
-	return false
-}
 
 // nonFinite returns values.CheckFloat's message for the first number in v
 // that is not finite (1e400 decodes to +Inf), or "".
@@ -261,7 +242,6 @@ func plain(s string) bool {
 func (c *ConfigLine) toMap() map[string]any {
 	m := make(map[string]any, 8)
 	m["source"] = c.Source
-	m["line"] = int64(c.Line)
 	m["enabled"] = c.Enabled
 	m["offset"] = int64(c.Offset)
 	switch c.Kind { // constants box without allocating
@@ -316,7 +296,7 @@ func fromMap(v any) (ConfigLine, error) {
 		return 0
 	}
 	c.Source, c.Kind, c.Name, c.Var, c.Args, c.Error = str("source"), str("kind"), str("name"), str("var"), str("args"), str("error")
-	c.Line, c.Offset = num("line"), num("offset")
+	c.Offset = num("offset")
 	c.Enabled, _ = m["enabled"].(bool)
 	c.Quoted, _ = m["quoted"].(bool)
 	c.Exclusive, _ = m["exclusive"].(bool)
@@ -357,7 +337,10 @@ func (c *ConfigLine) synthesize() string {
 	return b.String()
 }
 
-// Config returns the configuration lines of a message.
+// Config returns the configuration lines of a message, each with its
+// source line when the message was read from a file (KeyLines holds it,
+// under "config.N" for the Nth line: a line number is where a value was,
+// not part of it, so it is not in Metadata).
 func Config(m *promptfmt.Message) ([]ConfigLine, error) {
 	raw, ok := m.Metadata[MetaConfig]
 	if !ok {
@@ -368,15 +351,19 @@ func Config(m *promptfmt.Message) ([]ConfigLine, error) {
 		return nil, fmt.Errorf("metadata %q must be a list of configuration lines, not %T", MetaConfig, raw)
 	}
 	out := make([]ConfigLine, 0, len(list))
-	for _, v := range list {
+	for i, v := range list {
 		c, err := fromMap(v)
 		if err != nil {
 			return nil, err
 		}
+		c.Line = m.KeyLines[configKey(i)]
 		out = append(out, c)
 	}
 	return out, nil
 }
+
+// configKey is the KeyLines key of a message's ith configuration line.
+func configKey(i int) string { return MetaConfig + "." + strconv.Itoa(i) }
 
 // Assignments returns the assignments in effect in doc, in order: those
 // of enabled lines in enabled messages (hidden ones included, as upstream

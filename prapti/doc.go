@@ -104,10 +104,18 @@
 // Messages quote at most the first 60 bytes of a value.
 //
 // Each message keeps its configuration lines in Metadata[MetaConfig] as a
-// list of objects: source (the line as written), line, enabled, quoted,
+// list of objects: source (the line as written), enabled, quoted,
 // exclusive, kind, name, value or var, args, error, and offset (where the
 // line stood in the message's text). Config reads them as ConfigLines;
 // Assignments lists those in effect.
+//
+// Decision (source lines): a configuration line's source line is where it
+// was, not part of what it says, so fmt, which moves lines, keeps the
+// value: it is in the message's KeyLines ("config" for the first line,
+// "config.N" for the Nth), where Config finds it and promptfmt.Locate
+// points refusals at it. A head of configuration lines before any heading
+// has no line of its own (Line 0, as upstream); its refusals name the
+// line of its first configuration line.
 //
 // # Writing
 //

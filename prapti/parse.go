@@ -396,10 +396,13 @@ func (p *parse) finish() {
 	m.Content[0] = promptfmt.Text(content)
 	if len(p.configs) > 0 {
 		list := make([]any, len(p.configs))
+		m.KeyLines = make(map[string]int, len(p.configs)+1)
+		m.KeyLines[MetaConfig] = p.configs[0].Line
 		for i := range p.configs {
 			c := &p.configs[i]
 			c.Offset = min(max(c.Offset-lead, 0), len(content))
 			list[i] = c.toMap()
+			m.KeyLines[configKey(i)] = c.Line
 		}
 		m.Metadata = map[string]any{MetaConfig: list}
 		p.configs = p.configs[:0]

@@ -186,3 +186,14 @@ func TestRefusalLines(t *testing.T) {
 	assert.Equal(t, exitOK, status, errOut)
 	assert.Contains(t, errOut, f+":7: change: dropped metadata k = 1")
 }
+
+// A Prapti head of configuration lines, and a configuration line inside a
+// message, are refused at their own lines, not the heading's.
+func TestRefusalLinesPrapti(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "a.md")
+	require.NoError(t, os.WriteFile(f, []byte("% model = \"x\"\n\n### @user:\n\nhello\n\n% temperature = 0.5\n"), 0o644))
+	_, errOut, status := runCmd(t, "", "convert", "-t", "pdl", f)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, f+`:1: pdl: message 1 (line 1): role "_head"`)
+	assert.Contains(t, errOut, f+":7: pdl: message 2 (line 7): message metadata")
+}
