@@ -282,6 +282,7 @@ func (c *cli) loadForConvert(name, format, inputsFile string) (*input, int) {
 		return nil, exitInvalid
 	}
 	in.doc, in.rendered = doc, true
+	c.warn(in, "warning") // what rendering warned of
 	return in, exitOK
 }
 

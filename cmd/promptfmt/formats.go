@@ -38,8 +38,9 @@ type formatInfo struct {
 type template interface {
 	// Render returns the text the template renders to.
 	Render(inputs map[string]any) (string, error)
-	// Prepare returns the messages a model receives.
-	Prepare(inputs map[string]any) ([]promptfmt.Message, error)
+	// Prepare returns the messages a model receives, and what it warns of
+	// (an input it leaves out, say).
+	Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error)
 	// Document returns what the template renders to as a document: its
 	// messages, with the file's metadata.
 	Document(inputs map[string]any) (*promptfmt.Document, error)
@@ -74,8 +75,10 @@ func (t promptyTemplate) Render(inputs map[string]any) (string, error) {
 	return out, err
 }
 
-func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, error) {
-	return prompty.Prepare(t.a, inputs)
+func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
+	var warnings []promptfmt.Warning
+	msgs, err := prompty.Prepare(t.a, inputs, prompty.OnWarning(func(w promptfmt.Warning) { warnings = append(warnings, w) }))
+	return msgs, warnings, err
 }
 
 // Document is the prepared messages under the front matter as written.
@@ -84,11 +87,11 @@ func (t promptyTemplate) Document(inputs map[string]any) (*promptfmt.Document, e
 	if err != nil {
 		return nil, err
 	}
-	msgs, err := t.Prepare(inputs)
+	msgs, warnings, err := t.Prepare(inputs)
 	if err != nil {
 		return nil, err
 	}
-	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs}, nil
+	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs, Warnings: warnings}, nil
 }
 
 func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a.Map()} }
@@ -113,19 +116,19 @@ func (t *pdlTemplate) Render(ctx map[string]any) (string, error) {
 	return pdl.Render(t.src, pdl.Context(ctx))
 }
 
-func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, error) {
+func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
 	p, err := pdl.Load(t.src, pdl.Context(ctx), pdl.Dir(t.dir))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	t.last = p
-	return p.Document.LLMMessages(), nil
+	return p.Document.LLMMessages(), p.Document.Warnings, nil
 }
 
 // Document is the whole document, hidden reasoning turns and the schema
 // (Meta[pdl.SchemaKey]) included.
 func (t *pdlTemplate) Document(ctx map[string]any) (*promptfmt.Document, error) {
-	if _, err := t.Prepare(ctx); err != nil {
+	if _, _, err := t.Prepare(ctx); err != nil {
 		return nil, err
 	}
 	return t.last.Document, nil

@@ -81,7 +81,7 @@ func readAll(f *formatInfo, src []byte) {
 	_, _ = f.parse(src)
 	if f.load != nil {
 		if tpl, err := f.load(src, ""); err == nil {
-			_, _ = tpl.Prepare(nil)
+			_, _, _ = tpl.Prepare(nil)
 		}
 	}
 }

@@ -63,11 +63,13 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 	if t == nil {
 		return status
 	}
-	msgs, err := t.Prepare(inputs)
+	msgs, warnings, err := t.Prepare(inputs)
 	if err != nil {
 		c.report(in, err)
 		return exitInvalid
 	}
+	in.doc = &promptfmt.Document{Warnings: warnings}
+	c.warn(in, "warning")
 	if msgs == nil {
 		msgs = []promptfmt.Message{}
 	}

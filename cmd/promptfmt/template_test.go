@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -179,5 +181,20 @@ func TestRunawayTemplates(t *testing.T) {
 			require.Equal(t, 1, status, stderr)
 			require.Regexp(t, `^`+regexp.QuoteMeta(path)+`:[345]:\d+: .*(steps|calls nest deeper|bytes of strings)`, stderr)
 		})
+	}
+}
+
+// What rendering warns of (a thread input the template never places) is
+// printed by messages, parse and convert, not only by the library.
+func TestRenderWarningsPrinted(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "t.prompty")
+	require.NoError(t, os.WriteFile(f, []byte("---\ninputs:\n  history: {kind: thread}\n---\nsystem:\nhi\n"), 0o644))
+	inputs := filepath.Join(dir, "in.json")
+	require.NoError(t, os.WriteFile(inputs, []byte(`{"history": [{"role": "user", "content": "earlier"}]}`), 0o644))
+	for _, args := range [][]string{{"messages"}, {"parse"}, {"convert", "-t", "stf"}} {
+		_, errOut, status := runCmd(t, "", append(args, "--inputs", inputs, f)...)
+		require.Equal(t, exitOK, status, errOut)
+		assert.Contains(t, errOut, `thread input "history"`, "%v", args)
 	}
 }
