@@ -125,6 +125,18 @@ func (a *Agent) errorf(line, col int, msg string, args ...any) error {
 			}
 			off += j + 1
 		}
+		// In strict mode a role marker line was rewritten (PreRender) before
+		// rendering, so a column on it may lie past the line as written:
+		// the error is then put at the end of the line, where the marker's
+		// attributes are.
+		lineLen := strings.IndexByte(a.Instructions[off:], '\n')
+		if lineLen < 0 {
+			lineLen = len(a.Instructions) - off
+		}
+		if lineLen > 0 && a.Instructions[off+lineLen-1] == '\r' {
+			lineLen--
+		}
+		e.Col = min(e.Col, lineLen+1)
 		e.Offset = a.instructionsOffset + off + e.Col - 1
 	}
 	return e

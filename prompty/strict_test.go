@@ -89,3 +89,15 @@ func TestStrictMode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "abc", doc.Messages[0].Metadata["nonce"])
 }
+
+// A template error in an attribute of a role marker, which strict mode
+// rewrites before rendering, is placed within the line as written.
+func TestStrictErrorColumnWithinLine(t *testing.T) {
+	a, err := LoadBytes([]byte("user[a=\"{%\"]:\nhi\n"), "")
+	require.NoError(t, err)
+	_, err = Prepare(a, nil)
+	var pe *promptfmt.ParseError
+	require.ErrorAs(t, err, &pe)
+	require.Equal(t, 1, pe.Line)
+	require.LessOrEqual(t, pe.Col, len(`user[a="{%"]:`)+1)
+}
