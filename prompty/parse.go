@@ -134,6 +134,16 @@ func preamble(src []byte, text string, start, end int) promptfmt.Message {
 func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.Message, error) {
 	msg := promptfmt.NewMessage(o.m.role, content(text, o.start, end))
 	msg.Line = o.line
+	if msg.Content[0].Value != "" {
+		// Its first line: the marker's next, after the empty lines content
+		// drops (CRLF, LF or a lone CR each end one).
+		msg.TextLine = o.line + 1
+		for i := min(o.start, end); i < end && (text[i] == '\n' || text[i] == '\r'); i++ {
+			if text[i] == '\n' || i+1 == end || text[i+1] != '\n' {
+				msg.TextLine++
+			}
+		}
+	}
 	if cfg.strict {
 		if err := checkNonce(src, o, cfg.nonce); err != nil {
 			return msg, err

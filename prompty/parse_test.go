@@ -225,3 +225,24 @@ func adversarialInputs() []string {
 		strings.Repeat("user[a]:\n", 100000), // a warning each, each positioned
 	}
 }
+
+// TextLine is the file line of a message's first line of text, after the
+// empty lines Parse drops, whatever the line endings.
+func TestTextLine(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []int
+	}{
+		{"user:\nhello\nsystem:\n\n\nx\n", []int{2, 6}},
+		{"---\nname: a\n---\nuser:\r\n\r\nhi\r\n", []int{6}},
+		{"user:\rhi\r", []int{2}},
+	} {
+		d, err := Parse([]byte(tc.src))
+		require.NoError(t, err)
+		var got []int
+		for _, m := range d.Messages {
+			got = append(got, m.TextLine)
+		}
+		require.Equal(t, tc.want, got, tc.src)
+	}
+}

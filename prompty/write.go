@@ -202,7 +202,7 @@ func checkMessage(m *promptfmt.Message, fail func(promptfmt.Thing, string, ...an
 	}
 	for n, line := range strings.Split(text, "\n") {
 		if _, ok, _ := parseMarker(line); ok {
-			fail(promptfmt.ThingText, "text line %d %q would be read as a role boundary", n+1, line)
+			fail(promptfmt.ThingText, "line %d of its text, %q, would be read as a role boundary", n+1, line).TextLine = n + 1
 		}
 	}
 	return text

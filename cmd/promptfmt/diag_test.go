@@ -197,3 +197,13 @@ func TestRefusalLinesPrapti(t *testing.T) {
 	assert.Contains(t, errOut, f+`:1: pdl: message 1 (line 1): role "_head"`)
 	assert.Contains(t, errOut, f+":7: pdl: message 2 (line 7): message metadata")
 }
+
+// A line of a message's text that the target would misread is named at
+// its line in the file, not within the message.
+func TestRefusalTextLine(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "a.stf")
+	require.NoError(t, os.WriteFile(f, []byte(";sys\nbrief\n;user\nhello\nuser:\nthere\n"), 0o644))
+	_, errOut, status := runCmd(t, "", "convert", "-t", "prompty", f)
+	assert.Equal(t, exitInvalid, status)
+	assert.Contains(t, errOut, f+`:5: prompty: message 2 (line 5): line 2 of its text, "user:", would be read as a role boundary`)
+}
