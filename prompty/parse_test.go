@@ -113,7 +113,7 @@ func TestMalformedAttributesWarn(t *testing.T) {
 
 func stripLines(ms []promptfmt.Message) []promptfmt.Message {
 	for i := range ms {
-		ms[i].Line = 0
+		ms[i].Line, ms[i].TextLine = 0, 0
 	}
 	return ms
 }

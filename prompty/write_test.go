@@ -61,7 +61,7 @@ func TestWriteUnsupported(t *testing.T) {
 		{promptfmt.NewMessage("user", "a\r\nb"), []string{"text with a carriage return"}},
 		{promptfmt.NewMessage("user", "\nx"), []string{"text that starts or ends with an empty line"}},
 		{promptfmt.NewMessage("user", "x\n"), []string{"text that starts or ends with an empty line"}},
-		{promptfmt.NewMessage("user", "hi\n# assistant:\nbye"), []string{`text line 2 "# assistant:" would be read as a role boundary`}},
+		{promptfmt.NewMessage("user", "hi\n# assistant:\nbye"), []string{`line 2 of its text, "# assistant:", would be read as a role boundary`}},
 		{promptfmt.Message{Role: "user", Name: "a\nb", Content: []promptfmt.ContentPart{promptfmt.Text("x")}}, []string{"a name with a line break"}},
 		{promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("x")}, Metadata: map[string]any{
 			"name": "n", "bad key": 1, "list": []any{1}, "nan": math.NaN(), "nl": "a\nb", "nil": nil}},
