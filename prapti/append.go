@@ -65,7 +65,7 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 				out = append(out, "/"+m.Name...)
 			}
 			out = append(out, ":\n"...)
-			if t := strings.TrimSpace(text); t != "" {
+			if t := trimSpace(text); t != "" {
 				out = append(out, '\n')
 				out = append(out, escape(t)...)
 			}
@@ -150,7 +150,7 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 	}
 	old, got := withoutLines(before.Messages), withoutLines(after.Messages)
 	if m.Role == RoleCompletion {
-		t := strings.TrimSpace(text)
+		t := trimSpace(text)
 		switch {
 		case len(old) == 0 && t == "" && len(got) == 0:
 			return nil
@@ -167,7 +167,7 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 		}
 		return nil
 	}
-	want := promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled, Content: []promptfmt.ContentPart{promptfmt.Text(strings.TrimSpace(text))}}
+	want := promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled, Content: []promptfmt.ContentPart{promptfmt.Text(trimSpace(text))}}
 	if len(got) != len(old)+1 || !promptfmt.EqualMessages(old, got[:len(old)]) {
 		return fail("the file's messages read otherwise (does it end inside a code fence or HTML block that is never closed?)")
 	}
@@ -190,7 +190,7 @@ func separator(b []byte) string {
 	} else {
 		b = b[:len(b)-1]
 	}
-	if last := b[bytes.LastIndexByte(b, '\n')+1:]; len(bytes.TrimSpace(last)) > 0 {
+	if last := b[bytes.LastIndexByte(b, '\n')+1:]; trimSpace(string(last)) != "" {
 		sep += "\n"
 	}
 	return sep

@@ -78,7 +78,7 @@ func checkAppend(t testing.TB, existing []byte, m promptfmt.Message) (appended b
 	after, err := Parse(out)
 	require.NoError(t, err, "%q", out)
 	want := append(withoutLines(before.Messages), promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled,
-		Content: []promptfmt.ContentPart{promptfmt.Text(strings.TrimSpace(lines.ToLF(m.Text())))}})
+		Content: []promptfmt.ContentPart{promptfmt.Text(trimSpace(lines.ToLF(m.Text())))}})
 	require.True(t, promptfmt.EqualMessages(want, withoutLines(after.Messages)), "%q + %q reads back as\n%q", existing, m.Text(), out)
 	for _, w := range after.Warnings {
 		assert.NotContains(t, w.Msg, "never closed", "%q", out)
@@ -109,7 +109,7 @@ func TestWriteHostile(t *testing.T) {
 	for range 2000 {
 		doc := &promptfmt.Document{}
 		for range 1 + rng.IntN(4) {
-			text := strings.TrimSpace(lines.ToLF(hostileText(rng)))
+			text := trimSpace(lines.ToLF(hostileText(rng)))
 			doc.Messages = append(doc.Messages, promptfmt.NewMessage([]string{"user", "assistant", "_notes"}[rng.IntN(3)], text))
 		}
 		out := roundTrip(t, doc)

@@ -52,7 +52,11 @@
 //
 // A message's text is its lines without the configuration lines (each with
 // its line feed), trimmed of leading and trailing white space, as upstream
-// does. It stays raw markdown.
+// does. It stays raw markdown. White space is what upstream's Python
+// str.strip trims (str.isspace): Go's unicode.IsSpace and the information
+// separators U+001C to U+001F. The text after a configuration line's "%"
+// is trimmed alike, Write refuses text that starts or ends with any of
+// them, and Append trims them, so that a round trip is exact.
 //
 // Decision (escapes): a line of text, outside code and HTML blocks, whose
 // first character after at most three spaces (and one block quote marker)

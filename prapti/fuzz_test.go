@@ -85,7 +85,7 @@ func FuzzSplitCommand(f *testing.F) {
 				t.Fatalf("%q: fast path accepted what the pattern refuses", text)
 			}
 			slow.Exclusive, slow.Name, slow.Kind = m[1] == "!", m[2], KindAssignment
-			v, err := promptfmt.DecodeJSON([]byte(strings.TrimSpace(m[4])))
+			v, err := promptfmt.DecodeJSON([]byte(trimSpace(m[4])))
 			if m[3] == "" || err != nil || v != fast.Value || slow.Name != fast.Name || slow.Exclusive {
 				t.Fatalf("%q: fast %+v, general %q %v %v", text, fast, m, v, err)
 			}

@@ -316,7 +316,7 @@ func (p *parse) config(line string, n, off int) bool {
 		return false
 	}
 	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.textLen}
-	hint := c.splitCommand(strings.TrimSpace(command))
+	hint := c.splitCommand(trimSpace(command))
 	if c.Error != "" {
 		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error, Hint: hint})
 	}
@@ -410,36 +410,53 @@ func (p *parse) finish() {
 	p.doc.Messages = append(p.doc.Messages, *m)
 }
 
-// trimLeftSpace is strings.TrimLeftFunc(s, unicode.IsSpace), quicker on
-// ASCII.
+// trimSpace trims s as upstream trims a message's text and a command:
+// Python's str.strip, whose white space (str.isspace) is unicode.IsSpace
+// and the information separators U+001C to U+001F. Parse, Write and
+// Append use it alone, so that what Write refuses is what Parse trims.
+func trimSpace(s string) string { return trimRightSpace(trimLeftSpace(s)) }
+
+// isSpace reports whether r is white space to Python's str.isspace.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return spaceByte(byte(r))
+	}
+	return unicode.IsSpace(r)
+}
+
+// spaceByte reports whether ASCII c is white space to Python: \t, \n,
+// \v, \f, \r, U+001C to U+001F and the space.
+func spaceByte(c byte) bool { return c == ' ' || c-'\t' <= '\r'-'\t' || c-0x1c <= 0x1f-0x1c }
+
+// trimLeftSpace is strings.TrimLeftFunc(s, isSpace), quicker on ASCII.
 func trimLeftSpace(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+			return strings.TrimLeftFunc(s[i:], isSpace)
 		}
-		if !asciiSpace(c) {
+		if !spaceByte(c) {
 			return s[i:]
 		}
 	}
 	return ""
 }
 
-// trimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace), quicker on
-// ASCII.
+// trimRightSpace is strings.TrimRightFunc(s, isSpace), quicker on ASCII.
 func trimRightSpace(s string) string {
 	for i := len(s) - 1; i >= 0; i-- {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return strings.TrimRightFunc(s[:i+1], unicode.IsSpace)
+			return strings.TrimRightFunc(s[:i+1], isSpace)
 		}
-		if !asciiSpace(c) {
+		if !spaceByte(c) {
 			return s[:i+1]
 		}
 	}
 	return ""
 }
 
+// asciiSpace reports whether c is CommonMark white space.
 func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

@@ -97,6 +97,9 @@ func TestParseRules(t *testing.T) {
 		{"text is trimmed of Unicode white space, across configuration lines",
 			"### @user:\n\u00a0\n% a = 1\n\u2003Hi\n\\% x\u0085\n% b = 2\n\u00a0\n", []string{
 				"user@1 \"Hi\\n% x\"", "  3@0 assignment a = 1", "  6@6 assignment b = 2"}},
+		{"text and commands are trimmed as Python's str.strip: U+001C to U+001F too",
+			"### @user:\n\x1c\x1dHi\x1e\n% a = 1\x1f\n\x1f\n", []string{
+				`user@1 "Hi"`, "  3@2 assignment a = 1"}},
 		{"a code block after a tab ends on its own line", "*\t  0\n% b = 1\n", []string{
 			"_head@0 \"*\\t  0\"", "  2@5 assignment b = 1"}},
 		{"lines that do not split, or whose value is not JSON, are kept with a warning",
