@@ -33,7 +33,13 @@
 // it has swallowed a heading or configuration line yet, since anything
 // added after it, a reply that Append adds included, is inside it. A fence
 // in a block quote or list item ends with its container and gets no
-// warning; a closing fence must be as long as the opening one.
+// warning; a closing fence must be as long as the opening one. Decision:
+// an HTML block that ends only at a marker ("<!--" at "-->", "<script",
+// "<pre", "<style" and "<textarea" at their end tags, "<?" at "?>", "<!X"
+// at ">", "<![CDATA[" at "]]>") gets the same warning, with a hint naming
+// the marker, when it is top-level and still open at the end of the file;
+// one that closes on its own first line does not. Those that end at a
+// blank line swallow nothing Append adds.
 //
 // # Messages
 //

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/yuin/goldmark/ast"
 )
 
 const format = "prapti"
@@ -133,6 +134,10 @@ func (p *parse) run() {
 			p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " ")), Offset: off,
 				Msg: "fenced code block opened here is never closed: the rest of the file is inside it"})
 			p.text(off, next)
+		case n == p.rec.htmlAt && p.rec.html != nil:
+			p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " ")), Offset: off,
+				Msg: "HTML block opened here is never closed: the rest of the file is inside it", Hint: htmlHint[p.rec.html.HTMLBlockType]})
+			p.text(off, next)
 		case len(literal) > 0 && literal[0].start <= n:
 			p.text(off, next)
 		case len(headings) > 0 && headings[0] == n && p.heading(line, n):
@@ -149,6 +154,15 @@ func (p *parse) run() {
 		off = next
 	}
 	p.finish()
+}
+
+// htmlHint tells where each kind of HTML block that ends at a marker ends.
+var htmlHint = map[ast.HTMLBlockType]string{
+	ast.HTMLBlockType1: "it ends at a line holding </script>, </pre>, </style> or </textarea>",
+	ast.HTMLBlockType2: `a comment ends at a line holding "-->"`,
+	ast.HTMLBlockType3: `it ends at a line holding "?>"`,
+	ast.HTMLBlockType4: `it ends at a line holding ">"`,
+	ast.HTMLBlockType5: `it ends at a line holding "]]>"`,
 }
 
 // text adds the source's bytes from start to end to the message's text.

@@ -126,6 +126,20 @@ func TestParseRules(t *testing.T) {
 		{"the warning's line counts CR and CRLF line ends", "a\rb\r\n```\r\n", []string{
 			"_head@0 \"a\\nb\\n```\"",
 			"warning prapti:3:1: fenced code block opened here is never closed: the rest of the file is inside it"}},
+		{"an HTML comment never closed swallows headings, with the fence's warning", "### @user:\nHi\n<!-- note\n### @assistant:\nanswer\n", []string{
+			"user@1 \"Hi\\n<!-- note\\n### @assistant:\\nanswer\"",
+			"warning prapti:3:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"so do <script>, <style>, <pre>, <?, <!X and <![CDATA[ never closed", "  <script>\n### @a:\n", []string{
+			"_head@0 \"<script>\\n### @a:\"", "warning prapti:1:3: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"<style>", "### @a:\n<STYLE type=x>\n\n### @b:\n", []string{
+			"a@1 \"<STYLE type=x>\\n\\n### @b:\"", "warning prapti:2:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"<pre>", "<pre>\r\n### @a:\r\n</p>\r\n", []string{
+			"_head@0 \"<pre>\\n### @a:\\n</p>\"", "warning prapti:1:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"<?, <!X, <![CDATA[", "### @a:\n<?php\n", []string{
+			"a@1 \"<?php\"", "warning prapti:2:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"no warning for HTML blocks closed, on their first or last line, or in a container, or ended by a blank line",
+			"<!-- a -->\n<pre>\n</PRE>\n\n<![CDATA[ x\n]]>\n> <!--\n\n<div>\n\n### @a:\n<!-- b -->", []string{
+				"_head@0 \"<!-- a -->\\n<pre>\\n</PRE>\\n\\n<![CDATA[ x\\n]]>\\n> <!--\\n\\n<div>\"", `a@11 "<!-- b -->"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,6 +163,23 @@ func TestUnclosedFenceSwallowsAppends(t *testing.T) {
 	var ue *promptfmt.UnsupportedError
 	require.ErrorAs(t, err, &ue, "the reply would be code of the first message")
 	assert.Contains(t, err.Error(), "prapti: message 1: the file's messages read otherwise")
+}
+
+// TestUnclosedHTMLSwallowsAppends: an HTML block that ends at a marker and
+// never finds it is warned of as a fence is, with where it would end.
+func TestUnclosedHTMLSwallowsAppends(t *testing.T) {
+	for _, tc := range []struct{ src, hint string }{
+		{"### @user:\n\nWhy?\n\n<!-- draft\n", `a comment ends at a line holding "-->"`},
+		{"### @user:\n\n<script>\nx()\n", "it ends at a line holding </script>, </pre>, </style> or </textarea>"},
+	} {
+		doc, err := Parse([]byte(tc.src))
+		require.NoError(t, err)
+		require.Len(t, doc.Warnings, 1, tc.src)
+		assert.Equal(t, "HTML block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].Msg)
+		assert.Equal(t, tc.hint, doc.Warnings[0].Hint)
+		_, err = Append([]byte(tc.src), promptfmt.NewMessage("assistant", "Because."))
+		assert.ErrorContains(t, err, "the file's messages read otherwise", "the reply would be inside the HTML block")
+	}
 }
 
 func TestParseErrors(t *testing.T) {
