@@ -51,6 +51,22 @@
 // case-insensitive and read in lower case (the seed's future direction;
 // upstream keeps case); names keep theirs. Any other heading is text.
 //
+// Decision (near headings): upstream's blanks in a heading are Python's
+// \s, any white space (see below), so that it reads "###\u00a0@user:",
+// "### @user:\u2003" and "###\v@user:" as headings; CommonMark, and so
+// Parse, only spaces and tabs. Parse reads such a line as text and warns
+// at the first odd white space, with a hint to write a space, when the
+// line would be a message heading with spaces in their place: goldmark
+// reads the file again with those lines mended, so that a line in a list
+// item or code block gets no warning. Only the blanks after "###" count:
+// upstream allows only spaces before it.
+//
+// Decision (no heading): a file whose text (configuration lines aside)
+// has no message heading at all is all _head, which reaches no model;
+// Parse warns where its text starts. A file of configuration lines only,
+// the form of upstream's configuration files, and a blank file, which
+// upstream fills with its start template, get no warning.
+//
 // Text before the first heading is the hidden message _head, kept only
 // when it holds text or configuration lines. Roles starting with _ are
 // hidden. Hidden and disabled messages stay in the Document but never
