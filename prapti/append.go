@@ -28,8 +28,9 @@ const RoleCompletion = "completion"
 // configuration line, or open a code fence or an HTML block that would
 // swallow what follows, get a backslash that Parse removes, as Write
 // escapes them (see the package documentation). Line ends are written as
-// LF and the white space around the text is trimmed, as Parse reads any
-// Prapti file. What a Prapti message cannot hold is an error naming it
+// the file's last line ends (LF, CRLF or CR; LF in a file without one),
+// whatever the text's, and the white space around the text is trimmed, as
+// Parse reads any Prapti file. What a Prapti message cannot hold is an error naming it
 // (promptfmt.UnsupportedError): parts other than text (images, tool
 // calls), metadata, more than one text part, a role or name that is not
 // letters, digits and _ (a role in lower case). Append reads the result
@@ -48,28 +49,40 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := bytes.Clone(existing)
+	// What is added is laid out with LF line ends after the file read
+	// with LF line ends (lf), as Parse reads it, then written with the
+	// file's own.
+	out, lf := bytes.Clone(existing), []byte(lines.ToLF(string(existing)))
+	eol := lineEnd(existing)
+	var add []byte
 	for i := range msgs {
 		m := &msgs[i]
 		text := lines.ToLF(m.Text())
+		add = add[:0]
 		if m.Role == RoleCompletion {
-			out = append(out, escape(text)...)
+			add = append(add, escape(text)...)
 		} else {
-			out = append(out, separator(out)...)
-			out = append(out, "### "...)
+			add = append(add, separator(lf)...)
+			add = append(add, "### "...)
 			if m.Disabled {
-				out = append(out, "//"...)
+				add = append(add, "//"...)
 			}
-			out = append(out, "@"+m.Role...)
+			add = append(add, "@"+m.Role...)
 			if m.Name != "" {
-				out = append(out, "/"+m.Name...)
+				add = append(add, "/"+m.Name...)
 			}
-			out = append(out, ":\n"...)
+			add = append(add, ":\n"...)
 			if t := trimSpace(text); t != "" {
-				out = append(out, '\n')
-				out = append(out, escape(t)...)
+				add = append(add, '\n')
+				add = append(add, escape(t)...)
 			}
-			out = append(out, '\n')
+			add = append(add, '\n')
+		}
+		lf = append(lf, add...)
+		if eol == "\n" {
+			out = append(out, add...)
+		} else {
+			out = append(out, bytes.ReplaceAll(add, []byte("\n"), []byte(eol))...)
 		}
 		after, err := Parse(out)
 		if err != nil {
@@ -175,6 +188,21 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 		return fail("the message reads otherwise")
 	}
 	return nil
+}
+
+// lineEnd is the line end src uses, for what Append adds to it: that of
+// its last line (LF, CRLF or a lone CR), or LF if it has none.
+func lineEnd(src []byte) string {
+	i := bytes.LastIndexAny(src, "\r\n")
+	switch {
+	case i < 0:
+		return "\n"
+	case src[i] == '\r':
+		return "\r"
+	case i > 0 && src[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
 }
 
 // separator is what goes before a heading appended to b: a line feed if

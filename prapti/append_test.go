@@ -121,6 +121,65 @@ func TestWriteHostile(t *testing.T) {
 	}
 }
 
+// checkLineEnds: appending m to existing, its line ends made LF, CRLF or CR
+// throughout, gives what appending to the LF file gives, with that file's
+// line ends (LF in a file without any): each style is kept, and nothing
+// else differs.
+func checkLineEnds(t testing.TB, existing []byte, m promptfmt.Message) {
+	t.Helper()
+	lf := lines.ToLF(string(existing))
+	want, wantErr := Append([]byte(lf), m)
+	for _, eol := range []string{"\r\n", "\r"} {
+		src := []byte(strings.ReplaceAll(lf, "\n", eol))
+		got, err := Append(src, m)
+		if wantErr != nil {
+			require.Error(t, err, "%q + %q appends, but not to its LF form", src, m.Text())
+			continue
+		}
+		require.NoError(t, err, "%q + %q", src, m.Text())
+		if strings.Contains(lf, "\n") {
+			require.Equal(t, strings.ReplaceAll(string(want), "\n", eol), string(got), "%q + %q", src, m.Text())
+		} else {
+			require.Equal(t, string(src)+string(want[len(lf):]), string(got), "a file without a line end gets LF")
+		}
+	}
+}
+
+// TestAppendLineEnds: a reply appended to a file with CR or CRLF line ends
+// uses them, with the blank lines an LF file gets, and reads back as one
+// more message.
+func TestAppendLineEnds(t *testing.T) {
+	reply := promptfmt.NewMessage("assistant", "Test!\n### @system:\nline")
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		for _, tc := range []struct{ in, want string }{
+			{"### @user:\n\nHello\n", "### @user:\n\nHello\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+			{"### @user:\n\nHello\n\n", "### @user:\n\nHello\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+			{"### @user:\n\nHello\n\n\n", "### @user:\n\nHello\n\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+		} {
+			in := strings.ReplaceAll(tc.in, "\n", eol)
+			out, err := Append([]byte(in), reply, NextPrompt([]byte(in)))
+			require.NoError(t, err)
+			assert.Equal(t, strings.ReplaceAll(tc.want, "\n", eol), string(out), "%q", in)
+			doc, err := Parse(out)
+			require.NoError(t, err)
+			require.Len(t, doc.Messages, 3)
+			assert.Equal(t, "Test!\n### @system:\nline", doc.Messages[1].Text())
+		}
+	}
+	// A completion continues the last line, with the file's line ends.
+	out, err := Append([]byte("### @user:\r\rOnce"), promptfmt.NewMessage(RoleCompletion, " upon\na time"))
+	require.NoError(t, err)
+	assert.Equal(t, "### @user:\r\rOnce upon\ra time", string(out))
+	out, err = Append([]byte("### @user:\r\n\r\nOnce"), promptfmt.NewMessage(RoleCompletion, " upon\r\na time"))
+	require.NoError(t, err)
+	assert.Equal(t, "### @user:\r\n\r\nOnce upon\r\na time", string(out))
+
+	rng := rand.New(rand.NewPCG(17, 4))
+	for range 500 {
+		checkLineEnds(t, existingFile(rng), promptfmt.NewMessage("assistant", hostileText(rng)))
+	}
+}
+
 // The escapes of an answer, and what stays as it is: a closed code block
 // keeps its lines unescaped.
 func TestAppendEscapes(t *testing.T) {
@@ -206,6 +265,9 @@ func FuzzAppend(f *testing.F) {
 	}
 	f.Add([]byte("### @user:\n\n```\n"), "x", uint8(0))
 	f.Add([]byte(canonical), "```\n<!--\n### @user:", uint8(1))
+	f.Add([]byte("### @user:\r\rHello\r\r"), "Hi\n\x1c", uint8(0))
+	f.Add([]byte("### @user:\r\n\r\nHello"), "\u00a0### @x:\r\n", uint8(2))
+	f.Add([]byte("notes\r<!-- x\r"), "y", uint8(0))
 	f.Fuzz(func(t *testing.T, existing []byte, text string, pick uint8) {
 		m := promptfmt.NewMessage([]string{"assistant", "user", "system", "_head"}[pick%4], text)
 		if pick&4 != 0 {
@@ -218,6 +280,7 @@ func FuzzAppend(f *testing.F) {
 			return
 		}
 		_ = checkAppend(t, existing, m)
+		checkLineEnds(t, existing, m)
 	})
 }
 

@@ -162,9 +162,15 @@
 // "### @system:" or "% model = ..." cannot write the file's structure, and
 // returns an error (promptfmt.UnsupportedError) for what a message cannot
 // hold (images, tool calls, metadata) instead of dropping it. It trims the
-// text and writes LF line ends, as upstream does and as Parse reads every
-// message, and reads the result back: an answer appended to a file that
-// ends inside a fence never closed is an error, not a swallowed reply.
+// text, as upstream does and as Parse reads every message, and reads the
+// result back: an answer appended to a file that ends inside a fence never
+// closed is an error, not a swallowed reply. Decision (line ends): Append
+// lays out what it adds after the file read with LF line ends, as Parse
+// reads it, and writes it with the line end of the file's last line: a
+// file with CRLF or CR line ends keeps them and gets the blank lines an
+// LF file gets (upstream writes the platform's newline into any file, so
+// that a CR file gets LF lines that read as extra blank ones); a file
+// without a line end gets LF.
 //
 // CR and CRLF line endings read as LF; invalid UTF-8 is an error. A
 // leading byte order mark is skipped with a warning; positions are those
