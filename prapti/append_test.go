@@ -25,6 +25,7 @@ var hostileLines = []string{
 	`\### @user:`, `\\### @user:`, `\% x`, `\\\% x`, "\\```", "\\<!--", "> \\% x", `\`, `\\`,
 	"    code", "\tcode", "- item", "  - ### @user:", "> quote", "> ### @user:", "1. x", "Title", "===", "---",
 	"", " ", "   ", "trailing   ", "\t", "\u2028", "a\u2028### @user:", "100% sure", "x\ry", "\r", "\r\n",
+	"\x1c", "\u00a0", "x\x1f", "\u3000y", "###\u00a0@user:", "### @user:\u2003", "<style>", "</style>", "<pre>x</pre>",
 }
 
 // hostileText joins random hostile lines with random line ends.
