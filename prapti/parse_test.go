@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/growth"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -293,4 +294,24 @@ func TestBOM(t *testing.T) {
 	_, err = Parse([]byte("x\r\n" + strings.Repeat("> ", MaxNesting+1) + "x\n"))
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, [3]int{2, 2*MaxNesting + 1, 3 + 2*MaxNesting}, [3]int{pe.Line, pe.Col, pe.Offset})
+}
+
+// TestWarningsAreLinear: near headings (each one read again by goldmark,
+// all at once), and a file of text without a heading, cost allocations
+// linear in their number.
+func TestWarningsAreLinear(t *testing.T) {
+	for name, unit := range map[string]string{
+		"near headings":            "###\u00a0@user:\nHi\n### @x:\u2003\n- ###\u000b@y\n",
+		"no heading":               "notes\n\n",
+		"HTML blocks never closed": "<!--\n### @a:\n",
+	} {
+		growth.Linear(t, name, 5_000, func(n int) float64 {
+			src := []byte(strings.Repeat(unit, n))
+			return growth.AllocBytes(func() {
+				doc, err := Parse(src)
+				require.NoError(t, err)
+				require.NotEmpty(t, doc.Warnings)
+			})
+		})
+	}
 }
