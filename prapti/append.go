@@ -206,8 +206,10 @@ func lineEnd(src []byte) string {
 }
 
 // separator is what goes before a heading appended to b: a line feed if
-// the last line has none, then one more unless the last line is blank
-// (white space only).
+// the last line has none, then one more unless the last line is blank to
+// CommonMark (spaces and tabs only). Upstream counts a line of any white
+// space blank, but a line of U+00A0 or U+001C continues an HTML block
+// that would swallow the heading.
 func separator(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -218,7 +220,7 @@ func separator(b []byte) string {
 	} else {
 		b = b[:len(b)-1]
 	}
-	if last := b[bytes.LastIndexByte(b, '\n')+1:]; trimSpace(string(last)) != "" {
+	if last := b[bytes.LastIndexByte(b, '\n')+1:]; len(bytes.Trim(last, " \t")) > 0 {
 		sep += "\n"
 	}
 	return sep

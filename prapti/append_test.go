@@ -175,6 +175,16 @@ func TestAppendLineEnds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "### @user:\r\n\r\nOnce upon\r\na time", string(out))
 
+	// A line of other white space is no blank line to CommonMark: the
+	// HTML block it continues must end before the heading.
+	for _, in := range []string{"<div>\n\u00a0", "<div>\r\x1c\r", "<div>\r\n\u3000\r\n"} {
+		out, err := Append([]byte(in), promptfmt.NewMessage("assistant", "ok"))
+		require.NoError(t, err, "%q", in)
+		doc, err := Parse(out)
+		require.NoError(t, err)
+		require.Len(t, doc.Messages, 2, "%q", out)
+	}
+
 	rng := rand.New(rand.NewPCG(17, 4))
 	for range 500 {
 		checkLineEnds(t, existingFile(rng), promptfmt.NewMessage("assistant", hostileText(rng)))

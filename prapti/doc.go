@@ -170,7 +170,10 @@
 // file with CRLF or CR line ends keeps them and gets the blank lines an
 // LF file gets (upstream writes the platform's newline into any file, so
 // that a CR file gets LF lines that read as extra blank ones); a file
-// without a line end gets LF.
+// without a line end gets LF. A last line of white space other than
+// spaces and tabs, which upstream counts as blank, is not blank to
+// CommonMark (it may continue an HTML block): Append adds a blank line
+// after it.
 //
 // CR and CRLF line endings read as LF; invalid UTF-8 is an error. A
 // leading byte order mark is skipped with a warning; positions are those
