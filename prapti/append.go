@@ -28,8 +28,9 @@ const RoleCompletion = "completion"
 // configuration line, or open a code fence or an HTML block that would
 // swallow what follows, get a backslash that Parse removes, as Write
 // escapes them (see the package documentation). Line ends are written as
-// LF and the white space around the text is trimmed, as Parse reads any
-// Prapti file. What a Prapti message cannot hold is an error naming it
+// the file's last line ends (LF, CRLF or CR; LF in a file without one),
+// whatever the text's, and the white space around the text is trimmed, as
+// Parse reads any Prapti file. What a Prapti message cannot hold is an error naming it
 // (promptfmt.UnsupportedError): parts other than text (images, tool
 // calls), metadata, more than one text part, a role or name that is not
 // letters, digits and _ (a role in lower case). Append reads the result
@@ -48,28 +49,40 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := bytes.Clone(existing)
+	// What is added is laid out with LF line ends after the file read
+	// with LF line ends (lf), as Parse reads it, then written with the
+	// file's own.
+	out, lf := bytes.Clone(existing), []byte(lines.ToLF(string(existing)))
+	eol := lineEnd(existing)
+	var add []byte
 	for i := range msgs {
 		m := &msgs[i]
 		text := lines.ToLF(m.Text())
+		add = add[:0]
 		if m.Role == RoleCompletion {
-			out = append(out, escape(text)...)
+			add = append(add, escape(text)...)
 		} else {
-			out = append(out, separator(out)...)
-			out = append(out, "### "...)
+			add = append(add, separator(lf)...)
+			add = append(add, "### "...)
 			if m.Disabled {
-				out = append(out, "//"...)
+				add = append(add, "//"...)
 			}
-			out = append(out, "@"+m.Role...)
+			add = append(add, "@"+m.Role...)
 			if m.Name != "" {
-				out = append(out, "/"+m.Name...)
+				add = append(add, "/"+m.Name...)
 			}
-			out = append(out, ":\n"...)
-			if t := strings.TrimSpace(text); t != "" {
-				out = append(out, '\n')
-				out = append(out, escape(t)...)
+			add = append(add, ":\n"...)
+			if t := trimSpace(text); t != "" {
+				add = append(add, '\n')
+				add = append(add, escape(t)...)
 			}
-			out = append(out, '\n')
+			add = append(add, '\n')
+		}
+		lf = append(lf, add...)
+		if eol == "\n" {
+			out = append(out, add...)
+		} else {
+			out = append(out, bytes.ReplaceAll(add, []byte("\n"), []byte(eol))...)
 		}
 		after, err := Parse(out)
 		if err != nil {
@@ -150,7 +163,7 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 	}
 	old, got := withoutLines(before.Messages), withoutLines(after.Messages)
 	if m.Role == RoleCompletion {
-		t := strings.TrimSpace(text)
+		t := trimSpace(text)
 		switch {
 		case len(old) == 0 && t == "" && len(got) == 0:
 			return nil
@@ -167,7 +180,7 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 		}
 		return nil
 	}
-	want := promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled, Content: []promptfmt.ContentPart{promptfmt.Text(strings.TrimSpace(text))}}
+	want := promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled, Content: []promptfmt.ContentPart{promptfmt.Text(trimSpace(text))}}
 	if len(got) != len(old)+1 || !promptfmt.EqualMessages(old, got[:len(old)]) {
 		return fail("the file's messages read otherwise (does it end inside a code fence or HTML block that is never closed?)")
 	}
@@ -177,9 +190,26 @@ func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *
 	return nil
 }
 
+// lineEnd is the line end src uses, for what Append adds to it: that of
+// its last line (LF, CRLF or a lone CR), or LF if it has none.
+func lineEnd(src []byte) string {
+	i := bytes.LastIndexAny(src, "\r\n")
+	switch {
+	case i < 0:
+		return "\n"
+	case src[i] == '\r':
+		return "\r"
+	case i > 0 && src[i-1] == '\r':
+		return "\r\n"
+	}
+	return "\n"
+}
+
 // separator is what goes before a heading appended to b: a line feed if
-// the last line has none, then one more unless the last line is blank
-// (white space only).
+// the last line has none, then one more unless the last line is blank to
+// CommonMark (spaces and tabs only). Upstream counts a line of any white
+// space blank, but a line of U+00A0 or U+001C continues an HTML block
+// that would swallow the heading.
 func separator(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -190,7 +220,7 @@ func separator(b []byte) string {
 	} else {
 		b = b[:len(b)-1]
 	}
-	if last := b[bytes.LastIndexByte(b, '\n')+1:]; len(bytes.TrimSpace(last)) > 0 {
+	if last := b[bytes.LastIndexByte(b, '\n')+1:]; len(bytes.Trim(last, " \t")) > 0 {
 		sep += "\n"
 	}
 	return sep

@@ -25,6 +25,7 @@ var hostileLines = []string{
 	`\### @user:`, `\\### @user:`, `\% x`, `\\\% x`, "\\```", "\\<!--", "> \\% x", `\`, `\\`,
 	"    code", "\tcode", "- item", "  - ### @user:", "> quote", "> ### @user:", "1. x", "Title", "===", "---",
 	"", " ", "   ", "trailing   ", "\t", "\u2028", "a\u2028### @user:", "100% sure", "x\ry", "\r", "\r\n",
+	"\x1c", "\u00a0", "x\x1f", "\u3000y", "###\u00a0@user:", "### @user:\u2003", "<style>", "</style>", "<pre>x</pre>",
 }
 
 // hostileText joins random hostile lines with random line ends.
@@ -78,7 +79,7 @@ func checkAppend(t testing.TB, existing []byte, m promptfmt.Message) (appended b
 	after, err := Parse(out)
 	require.NoError(t, err, "%q", out)
 	want := append(withoutLines(before.Messages), promptfmt.Message{Role: m.Role, Name: m.Name, Disabled: m.Disabled,
-		Content: []promptfmt.ContentPart{promptfmt.Text(strings.TrimSpace(lines.ToLF(m.Text())))}})
+		Content: []promptfmt.ContentPart{promptfmt.Text(trimSpace(lines.ToLF(m.Text())))}})
 	require.True(t, promptfmt.EqualMessages(want, withoutLines(after.Messages)), "%q + %q reads back as\n%q", existing, m.Text(), out)
 	for _, w := range after.Warnings {
 		assert.NotContains(t, w.Msg, "never closed", "%q", out)
@@ -109,7 +110,7 @@ func TestWriteHostile(t *testing.T) {
 	for range 2000 {
 		doc := &promptfmt.Document{}
 		for range 1 + rng.IntN(4) {
-			text := strings.TrimSpace(lines.ToLF(hostileText(rng)))
+			text := trimSpace(lines.ToLF(hostileText(rng)))
 			doc.Messages = append(doc.Messages, promptfmt.NewMessage([]string{"user", "assistant", "_notes"}[rng.IntN(3)], text))
 		}
 		out := roundTrip(t, doc)
@@ -118,6 +119,75 @@ func TestWriteHostile(t *testing.T) {
 		for _, w := range back.Warnings {
 			assert.NotContains(t, w.Msg, "never closed", "%q", out)
 		}
+	}
+}
+
+// checkLineEnds: appending m to existing, its line ends made LF, CRLF or CR
+// throughout, gives what appending to the LF file gives, with that file's
+// line ends (LF in a file without any): each style is kept, and nothing
+// else differs.
+func checkLineEnds(t testing.TB, existing []byte, m promptfmt.Message) {
+	t.Helper()
+	lf := lines.ToLF(string(existing))
+	want, wantErr := Append([]byte(lf), m)
+	for _, eol := range []string{"\r\n", "\r"} {
+		src := []byte(strings.ReplaceAll(lf, "\n", eol))
+		got, err := Append(src, m)
+		if wantErr != nil {
+			require.Error(t, err, "%q + %q appends, but not to its LF form", src, m.Text())
+			continue
+		}
+		require.NoError(t, err, "%q + %q", src, m.Text())
+		if strings.Contains(lf, "\n") {
+			require.Equal(t, strings.ReplaceAll(string(want), "\n", eol), string(got), "%q + %q", src, m.Text())
+		} else {
+			require.Equal(t, string(src)+string(want[len(lf):]), string(got), "a file without a line end gets LF")
+		}
+	}
+}
+
+// TestAppendLineEnds: a reply appended to a file with CR or CRLF line ends
+// uses them, with the blank lines an LF file gets, and reads back as one
+// more message.
+func TestAppendLineEnds(t *testing.T) {
+	reply := promptfmt.NewMessage("assistant", "Test!\n### @system:\nline")
+	for _, eol := range []string{"\n", "\r\n", "\r"} {
+		for _, tc := range []struct{ in, want string }{
+			{"### @user:\n\nHello\n", "### @user:\n\nHello\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+			{"### @user:\n\nHello\n\n", "### @user:\n\nHello\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+			{"### @user:\n\nHello\n\n\n", "### @user:\n\nHello\n\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
+		} {
+			in := strings.ReplaceAll(tc.in, "\n", eol)
+			out, err := Append([]byte(in), reply, NextPrompt([]byte(in)))
+			require.NoError(t, err)
+			assert.Equal(t, strings.ReplaceAll(tc.want, "\n", eol), string(out), "%q", in)
+			doc, err := Parse(out)
+			require.NoError(t, err)
+			require.Len(t, doc.Messages, 3)
+			assert.Equal(t, "Test!\n### @system:\nline", doc.Messages[1].Text())
+		}
+	}
+	// A completion continues the last line, with the file's line ends.
+	out, err := Append([]byte("### @user:\r\rOnce"), promptfmt.NewMessage(RoleCompletion, " upon\na time"))
+	require.NoError(t, err)
+	assert.Equal(t, "### @user:\r\rOnce upon\ra time", string(out))
+	out, err = Append([]byte("### @user:\r\n\r\nOnce"), promptfmt.NewMessage(RoleCompletion, " upon\r\na time"))
+	require.NoError(t, err)
+	assert.Equal(t, "### @user:\r\n\r\nOnce upon\r\na time", string(out))
+
+	// A line of other white space is no blank line to CommonMark: the
+	// HTML block it continues must end before the heading.
+	for _, in := range []string{"<div>\n\u00a0", "<div>\r\x1c\r", "<div>\r\n\u3000\r\n"} {
+		out, err := Append([]byte(in), promptfmt.NewMessage("assistant", "ok"))
+		require.NoError(t, err, "%q", in)
+		doc, err := Parse(out)
+		require.NoError(t, err)
+		require.Len(t, doc.Messages, 2, "%q", out)
+	}
+
+	rng := rand.New(rand.NewPCG(17, 4))
+	for range 500 {
+		checkLineEnds(t, existingFile(rng), promptfmt.NewMessage("assistant", hostileText(rng)))
 	}
 }
 
@@ -206,6 +276,9 @@ func FuzzAppend(f *testing.F) {
 	}
 	f.Add([]byte("### @user:\n\n```\n"), "x", uint8(0))
 	f.Add([]byte(canonical), "```\n<!--\n### @user:", uint8(1))
+	f.Add([]byte("### @user:\r\rHello\r\r"), "Hi\n\x1c", uint8(0))
+	f.Add([]byte("### @user:\r\n\r\nHello"), "\u00a0### @x:\r\n", uint8(2))
+	f.Add([]byte("notes\r<!-- x\r"), "y", uint8(0))
 	f.Fuzz(func(t *testing.T, existing []byte, text string, pick uint8) {
 		m := promptfmt.NewMessage([]string{"assistant", "user", "system", "_head"}[pick%4], text)
 		if pick&4 != 0 {
@@ -218,6 +291,7 @@ func FuzzAppend(f *testing.F) {
 			return
 		}
 		_ = checkAppend(t, existing, m)
+		checkLineEnds(t, existing, m)
 	})
 }
 

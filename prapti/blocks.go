@@ -72,12 +72,14 @@ const toEnd = math.MaxInt
 
 // recorder collects what Parse needs of goldmark's block structure.
 type recorder struct {
-	literal  []lineSpan // code and HTML blocks: from the line they open on to the next line a block opens on
-	headings []int      // lines of top-level ATX headings of level 3
-	fence    ast.Node   // the top-level fenced code block open now, if any
-	fenceAt  int        // its line
-	keep     ast.Node   // a paragraph a setext heading is taking over: its lines are still needed
-	work     int        // bytes of lines goldmark looked at to continue list items and block quotes
+	literal  []lineSpan     // code and HTML blocks: from the line they open on to the next line a block opens on
+	headings []int          // lines of top-level ATX headings of level 3
+	fence    ast.Node       // the top-level fenced code block open now, if any
+	fenceAt  int            // its line
+	html     *ast.HTMLBlock // the top-level HTML block that ends at a marker, open now, if any
+	htmlAt   int            // its line
+	keep     ast.Node       // a paragraph a setext heading is taking over: its lines are still needed
+	work     int            // bytes of lines goldmark looked at to continue list items and block quotes
 
 	// For the escaper (see escapingStructure): lines read as text though
 	// they would open a block that is never closed or a message heading.
@@ -180,7 +182,15 @@ type htmlWrap struct{ parser.BlockParser }
 func (w *htmlWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	r := recorderOf(pc)
 	if r == nil || !r.escaping || parent.Kind() != ast.KindDocument {
-		node, state, _, _ := open(w.BlockParser, true, parent, reader, pc)
+		node, state, r, line := open(w.BlockParser, true, parent, reader, pc)
+		if node != nil && r != nil && parent.Kind() == ast.KindDocument {
+			// Tracked as a fence is, unless it closes on its first
+			// line: goldmark then closes it at the next line, if any.
+			h := node.(*ast.HTMLBlock)
+			if l := h.Lines(); l.Len() > 0 && !closesOn(h.HTMLBlockType, reader.Source()[l.At(0).Start:l.At(0).Stop]) {
+				r.html, r.htmlAt = h, line+1
+			}
+		}
 		return node, state
 	}
 	at, seg := reader.Position()
@@ -196,6 +206,34 @@ func (w *htmlWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) 
 		r.opened(at, true)
 	}
 	return node, state
+}
+
+func (w *htmlWrap) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	state := w.BlockParser.Continue(node, reader, pc)
+	if r := recorderOf(pc); r != nil && state&parser.Continue == 0 && r.html == node {
+		r.html = nil
+	}
+	return state
+}
+
+// closesOn reports whether line holds the end marker of an HTML block of
+// type t, as goldmark looks for it (for types 6 and 7, which end at a blank
+// line, it reports true: they never run to the end of a file Write or
+// Append writes, and a reply appended after a blank line is not in them).
+func closesOn(t ast.HTMLBlockType, line []byte) bool {
+	marks, ok := htmlEnds[t]
+	if !ok {
+		return true
+	}
+	if t == ast.HTMLBlockType1 {
+		line = bytes.ToLower(line)
+	}
+	for _, m := range marks {
+		if bytes.Contains(line, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }
 
 type atxWrap struct{ parser.BlockParser }

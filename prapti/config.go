@@ -125,7 +125,7 @@ func (c *ConfigLine) splitCommand(text string) (hint string) {
 		return textHint
 	}
 	c.Exclusive, c.Name = excl, name
-	rest = strings.TrimSpace(rest)
+	rest = trimSpace(rest)
 	if !eq {
 		c.Kind, c.Args = KindAction, rest
 		return ""
@@ -206,7 +206,7 @@ func (c *ConfigLine) splitSimple(text string) bool {
 	if name == "" || i >= len(text) || text[i] != '=' {
 		return false
 	}
-	rest := strings.TrimSpace(text[i+1:])
+	rest := trimSpace(text[i+1:])
 	var value any
 	switch {
 	case len(rest) >= 2 && rest[0] == '"' && rest[len(rest)-1] == '"' && !strings.ContainsAny(rest[1:len(rest)-1], "\\\"") && plain(rest[1:len(rest)-1]):

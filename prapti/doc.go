@@ -33,7 +33,13 @@
 // it has swallowed a heading or configuration line yet, since anything
 // added after it, a reply that Append adds included, is inside it. A fence
 // in a block quote or list item ends with its container and gets no
-// warning; a closing fence must be as long as the opening one.
+// warning; a closing fence must be as long as the opening one. Decision:
+// an HTML block that ends only at a marker ("<!--" at "-->", "<script",
+// "<pre", "<style" and "<textarea" at their end tags, "<?" at "?>", "<!X"
+// at ">", "<![CDATA[" at "]]>") gets the same warning, with a hint naming
+// the marker, when it is top-level and still open at the end of the file;
+// one that closes on its own first line does not. Those that end at a
+// blank line swallow nothing Append adds.
 //
 // # Messages
 //
@@ -45,6 +51,22 @@
 // case-insensitive and read in lower case (the seed's future direction;
 // upstream keeps case); names keep theirs. Any other heading is text.
 //
+// Decision (near headings): upstream's blanks in a heading are Python's
+// \s, any white space (see below), so that it reads "###\u00a0@user:",
+// "### @user:\u2003" and "###\v@user:" as headings; CommonMark, and so
+// Parse, only spaces and tabs. Parse reads such a line as text and warns
+// at the first odd white space, with a hint to write a space, when the
+// line would be a message heading with spaces in their place: goldmark
+// reads the file again with those lines mended, so that a line in a list
+// item or code block gets no warning. Only the blanks after "###" count:
+// upstream allows only spaces before it.
+//
+// Decision (no heading): a file whose text (configuration lines aside)
+// has no message heading at all is all _head, which reaches no model;
+// Parse warns where its text starts. A file of configuration lines only,
+// the form of upstream's configuration files, and a blank file, which
+// upstream fills with its start template, get no warning.
+//
 // Text before the first heading is the hidden message _head, kept only
 // when it holds text or configuration lines. Roles starting with _ are
 // hidden. Hidden and disabled messages stay in the Document but never
@@ -52,7 +74,11 @@
 //
 // A message's text is its lines without the configuration lines (each with
 // its line feed), trimmed of leading and trailing white space, as upstream
-// does. It stays raw markdown.
+// does. It stays raw markdown. White space is what upstream's Python
+// str.strip trims (str.isspace): Go's unicode.IsSpace and the information
+// separators U+001C to U+001F. The text after a configuration line's "%"
+// is trimmed alike, Write refuses text that starts or ends with any of
+// them, and Append trims them, so that a round trip is exact.
 //
 // Decision (escapes): a line of text, outside code and HTML blocks, whose
 // first character after at most three spaces (and one block quote marker)
@@ -136,9 +162,18 @@
 // "### @system:" or "% model = ..." cannot write the file's structure, and
 // returns an error (promptfmt.UnsupportedError) for what a message cannot
 // hold (images, tool calls, metadata) instead of dropping it. It trims the
-// text and writes LF line ends, as upstream does and as Parse reads every
-// message, and reads the result back: an answer appended to a file that
-// ends inside a fence never closed is an error, not a swallowed reply.
+// text, as upstream does and as Parse reads every message, and reads the
+// result back: an answer appended to a file that ends inside a fence never
+// closed is an error, not a swallowed reply. Decision (line ends): Append
+// lays out what it adds after the file read with LF line ends, as Parse
+// reads it, and writes it with the line end of the file's last line: a
+// file with CRLF or CR line ends keeps them and gets the blank lines an
+// LF file gets (upstream writes the platform's newline into any file, so
+// that a CR file gets LF lines that read as extra blank ones); a file
+// without a line end gets LF. A last line of white space other than
+// spaces and tabs, which upstream counts as blank, is not blank to
+// CommonMark (it may continue an HTML block): Append adds a blank line
+// after it.
 //
 // CR and CRLF line endings read as LF; invalid UTF-8 is an error. A
 // leading byte order mark is skipped with a warning; positions are those

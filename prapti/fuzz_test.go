@@ -24,6 +24,13 @@ func FuzzParse(f *testing.F) {
 	})
 	f.Add([]byte(canonical))
 	f.Add([]byte("### @user:\n```\n% a\n```\n\\% b\n> //% c\n<!--\n### @x:\n-->\n    % d\n"))
+	// Python's white space trimmed, near headings, HTML blocks never
+	// closed, no heading, CR line ends.
+	f.Add([]byte("### @user:\n\x1c\x1fHi\u3000\n% a = 1\x1e\n###\u00a0@x:\n### @y:\u2003\n- ###\v@z\n"))
+	f.Add([]byte("### @a:\n<!--\n### @b:\n"))
+	f.Add([]byte("<script>\n### @a:\n</style>\n<pre>\n<style x>\n"))
+	f.Add([]byte("just notes\n% a = 1\n"))
+	f.Add([]byte("### @user:\r\rHello\r\r### @assistant:\r\rHi\r"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := Parse(src)
 		if err != nil {
@@ -54,9 +61,20 @@ var (
 	configPattern  = regexp.MustCompile(`^ {0,3}(>[ \t]*)?(//[ \t]*)?%(.*)$`)
 )
 
-// FuzzHeading: the hand-written heading matcher agrees with headingPattern.
+// pythonSpace is the white space of Python's str.isspace, which upstream's
+// str.strip trims and its regular expressions' \s matches, as Python 3.11
+// lists it: [c for c in map(chr, range(0x110000)) if c.isspace()].
+const pythonSpace = "\t\n\v\f\r\x1c\x1d\x1e\x1f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+// looseHeadingPattern is upstream's heading pattern, its \s Python's.
+var looseHeadingPattern = regexp.MustCompile(`^ {0,3}###[` + pythonSpace + `]+(//)?[` + pythonSpace + `]*@([\p{L}\p{N}_]+)(?:/([\p{L}\p{N}_]+))?:?[` + pythonSpace + `]*$`)
+
+// FuzzHeading: the hand-written heading matcher agrees with headingPattern,
+// the near-heading one with looseHeadingPattern, and trimSpace trims
+// pythonSpace.
 func FuzzHeading(f *testing.F) {
-	for _, s := range []string{"### @user:", "   ###\t// @a/b_1 \t", "### @ユーザー/名前", "###@x", "### @a/", "### @a:b", "    ### @a"} {
+	for _, s := range []string{"### @user:", "   ###\t// @a/b_1 \t", "### @ユーザー/名前", "###@x", "### @a/", "### @a:b", "    ### @a",
+		"###\u00a0@user:", "### @user:\u2003", "###\x1c//\u3000@x", "\u00a0### @a", "###\u200b@a", "\x1f a \x85"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -64,6 +82,16 @@ func FuzzHeading(f *testing.F) {
 		m := headingPattern.FindStringSubmatch(line)
 		if ok != (m != nil) || ok && (role != m[2] || name != m[3] || disabled != (m[1] != "")) {
 			t.Fatalf("%q: matchHeading = %q %q %v %v, pattern = %q", line, role, name, disabled, ok, m)
+		}
+		if !utf8.ValidString(line) || strings.Contains(line, "\n") {
+			return // Parse refuses invalid UTF-8, and a heading is one line
+		}
+		odd := oddSpaceHeading(line)
+		if near := looseHeadingPattern.MatchString(line) && !ok; near != (odd >= 0) || near && strings.ContainsRune(" \t", rune(line[odd])) {
+			t.Fatalf("%q: oddSpaceHeading = %d, pattern %v", line, odd, near)
+		}
+		if got, want := trimSpace(line), strings.Trim(line, pythonSpace); got != want {
+			t.Fatalf("%q: trimSpace = %q, want %q", line, got, want)
 		}
 	})
 }
@@ -85,7 +113,7 @@ func FuzzSplitCommand(f *testing.F) {
 				t.Fatalf("%q: fast path accepted what the pattern refuses", text)
 			}
 			slow.Exclusive, slow.Name, slow.Kind = m[1] == "!", m[2], KindAssignment
-			v, err := promptfmt.DecodeJSON([]byte(strings.TrimSpace(m[4])))
+			v, err := promptfmt.DecodeJSON([]byte(trimSpace(m[4])))
 			if m[3] == "" || err != nil || v != fast.Value || slow.Name != fast.Name || slow.Exclusive {
 				t.Fatalf("%q: fast %+v, general %q %v %v", text, fast, m, v, err)
 			}

@@ -2,12 +2,15 @@ package prapti
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/yuin/goldmark/ast"
 )
 
 const format = "prapti"
@@ -41,7 +44,7 @@ func Parse(src []byte) (*promptfmt.Document, error) {
 		e.Line, e.Col, e.Offset = o.position(e.Line, e.Col)
 		return nil, e
 	}
-	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec}
+	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec, headAt: -1}
 	p.run()
 	if o.bom > 0 || o.crs {
 		for i := range p.doc.Warnings {
@@ -98,6 +101,8 @@ type parse struct {
 	textLen int
 	configs []ConfigLine
 	parts   []promptfmt.ContentPart // to hand out to messages, one each
+	odd     []oddLine               // lines that would be headings but for their white space
+	headAt  int                     // where the head's text starts, if the head has text, or -1
 }
 
 // A span is a range of bytes of the source.
@@ -133,10 +138,19 @@ func (p *parse) run() {
 			p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " ")), Offset: off,
 				Msg: "fenced code block opened here is never closed: the rest of the file is inside it"})
 			p.text(off, next)
+		case n == p.rec.htmlAt && p.rec.html != nil:
+			p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1 + len(line) - len(strings.TrimLeft(line, " ")), Offset: off,
+				Msg: "HTML block opened here is never closed: the rest of the file is inside it", Hint: htmlHint[p.rec.html.HTMLBlockType]})
+			p.text(off, next)
 		case len(literal) > 0 && literal[0].start <= n:
 			p.text(off, next)
 		case len(headings) > 0 && headings[0] == n && p.heading(line, n):
 		case !special(line):
+			if line != "" && (line[0] == '#' || line[0] == ' ') {
+				if odd := oddSpaceHeading(line); odd >= 0 {
+					p.odd = append(p.odd, oddLine{n, off, odd})
+				}
+			}
 			p.text(off, next)
 		case p.config(line, n, off):
 		case isEscape(line):
@@ -149,6 +163,90 @@ func (p *parse) run() {
 		off = next
 	}
 	p.finish()
+	p.oddSpaces()
+	p.noHeading()
+}
+
+// An oddLine is a line that would be a message heading but for white
+// space other than spaces and tabs: its number, offset, and the offset in
+// it of that white space.
+type oddLine struct{ n, off, odd int }
+
+// oddSpaces warns at each line that would be a message heading, where it
+// stands, if its odd white space were spaces: upstream reads it as one
+// (Python's \s is any white space), CommonMark only with spaces and tabs,
+// and a writer may not see the difference. Whether it would be one (not
+// in a list item, say) is for goldmark to tell: the source is read again
+// with those lines mended.
+func (p *parse) oddSpaces() {
+	if len(p.odd) == 0 {
+		return
+	}
+	mended := []byte(p.str)
+	for _, o := range p.odd {
+		line := mended[o.off:]
+		if end := bytes.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end]
+		}
+		for i := o.odd; i < len(line); {
+			r, size := utf8.DecodeRune(line[i:])
+			if r != ' ' && r != '\t' && isSpace(r) {
+				copy(line[i:i+size], "    ")
+			}
+			i += size
+		}
+	}
+	rec, _, ok := structure(mended)
+	if !ok {
+		return
+	}
+	var warnings []promptfmt.Warning
+	headings := rec.headings
+	for _, o := range p.odd {
+		for len(headings) > 0 && headings[0] < o.n {
+			headings = headings[1:]
+		}
+		if len(headings) == 0 || headings[0] != o.n {
+			continue
+		}
+		r, _ := utf8.DecodeRuneInString(p.str[o.off+o.odd:])
+		warnings = append(warnings, promptfmt.Warning{Format: format, Line: o.n, Col: o.odd + 1, Offset: o.off + o.odd,
+			Msg:  fmt.Sprintf("not a message heading, only because of the white space %U here (a heading's blanks are spaces and tabs): the line is text, though upstream reads a heading", r),
+			Hint: fmt.Sprintf("write a space instead of %U to start a message here", r)})
+	}
+	p.warnInOrder(warnings)
+}
+
+// warnInOrder adds warnings to the document's, keeping them in the order
+// of their lines.
+func (p *parse) warnInOrder(warnings []promptfmt.Warning) {
+	if len(warnings) == 0 {
+		return
+	}
+	p.doc.Warnings = append(p.doc.Warnings, warnings...)
+	slices.SortStableFunc(p.doc.Warnings, func(a, b promptfmt.Warning) int { return a.Line - b.Line })
+}
+
+// noHeading warns when a file has text but no message heading: it is all
+// the hidden _head, and reaches no model. A file of configuration lines
+// only, as upstream's configuration files are, gets no warning.
+func (p *parse) noHeading() {
+	if len(p.doc.Messages) != 1 || p.doc.Messages[0].Role != HeadRole || p.doc.Messages[0].Line != 0 || p.headAt < 0 {
+		return
+	}
+	line, col := promptfmt.Position([]byte(p.str[:p.headAt]), p.headAt)
+	p.warnInOrder([]promptfmt.Warning{{Format: format, Line: line, Col: col, Offset: p.headAt,
+		Msg:  "no message heading: the file's text is the hidden message _head, which reaches no model",
+		Hint: `start a message with a heading, such as "### @user:", on a line of its own`}})
+}
+
+// htmlHint tells where each kind of HTML block that ends at a marker ends.
+var htmlHint = map[ast.HTMLBlockType]string{
+	ast.HTMLBlockType1: "it ends at a line holding </script>, </pre>, </style> or </textarea>",
+	ast.HTMLBlockType2: `a comment ends at a line holding "-->"`,
+	ast.HTMLBlockType3: `it ends at a line holding "?>"`,
+	ast.HTMLBlockType4: `it ends at a line holding ">"`,
+	ast.HTMLBlockType5: `it ends at a line holding "]]>"`,
 }
 
 // text adds the source's bytes from start to end to the message's text.
@@ -255,6 +353,26 @@ func lower(role string) string {
 // "@role" or "@role/name" (letters, digits, _), an optional colon and
 // blanks.
 func matchHeading(line string) (role, name string, disabled, ok bool) {
+	role, name, disabled, ok, _ = scanHeading(line, false)
+	return
+}
+
+// oddSpaceHeading returns the offset in line of the first white space
+// that is neither a space nor a tab, when line is a message heading to
+// upstream, whose \s is Python's white space (see isSpace), but not to
+// Parse, and -1 otherwise: "###\u00a0@user:", "### @user:\u2003".
+func oddSpaceHeading(line string) int {
+	if _, _, _, ok, odd := scanHeading(line, true); ok {
+		return odd
+	}
+	return -1
+}
+
+// scanHeading is matchHeading, whose blanks are spaces and tabs, or, if
+// loose, any white space; odd is then the offset of the first that is
+// neither, or -1.
+func scanHeading(line string, loose bool) (role, name string, disabled, ok bool, odd int) {
+	odd = -1
 	i := 0
 	for i < 3 && i < len(line) && line[i] == ' ' {
 		i++
@@ -265,8 +383,22 @@ func matchHeading(line string) (role, name string, disabled, ok bool) {
 	i += 3
 	blanks := func() int {
 		j := i
-		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
-			i++
+		for i < len(line) {
+			if c := line[i]; c == ' ' || c == '\t' {
+				i++
+				continue
+			}
+			if !loose {
+				break
+			}
+			r, size := utf8.DecodeRuneInString(line[i:])
+			if !isSpace(r) {
+				break
+			}
+			if odd < 0 {
+				odd = i
+			}
+			i += size
 		}
 		return i - j
 	}
@@ -306,7 +438,7 @@ func matchHeading(line string) (role, name string, disabled, ok bool) {
 		i++
 	}
 	blanks()
-	return role, name, disabled, i == len(line)
+	return role, name, disabled, i == len(line), odd
 }
 
 // config sets a configuration line, at off, apart.
@@ -316,7 +448,7 @@ func (p *parse) config(line string, n, off int) bool {
 		return false
 	}
 	c := ConfigLine{Source: line, Line: n, Enabled: !disabled, Quoted: quoted, Offset: p.textLen}
-	hint := c.splitCommand(strings.TrimSpace(command))
+	hint := c.splitCommand(trimSpace(command))
 	if c.Error != "" {
 		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warning{Format: format, Line: n, Col: 1, Offset: off, Msg: c.Error, Hint: hint})
 	}
@@ -389,6 +521,9 @@ func (p *parse) finish() {
 	if m.Role == HeadRole && m.Line == 0 && content == "" && len(p.configs) == 0 {
 		return // no head
 	}
+	if m.Line == 0 && content != "" {
+		p.headAt = segs[0].start
+	}
 	if len(p.parts) == 0 {
 		p.parts = make([]promptfmt.ContentPart, 64)
 	}
@@ -410,36 +545,53 @@ func (p *parse) finish() {
 	p.doc.Messages = append(p.doc.Messages, *m)
 }
 
-// trimLeftSpace is strings.TrimLeftFunc(s, unicode.IsSpace), quicker on
-// ASCII.
+// trimSpace trims s as upstream trims a message's text and a command:
+// Python's str.strip, whose white space (str.isspace) is unicode.IsSpace
+// and the information separators U+001C to U+001F. Parse, Write and
+// Append use it alone, so that what Write refuses is what Parse trims.
+func trimSpace(s string) string { return trimRightSpace(trimLeftSpace(s)) }
+
+// isSpace reports whether r is white space to Python's str.isspace.
+func isSpace(r rune) bool {
+	if r < utf8.RuneSelf {
+		return spaceByte(byte(r))
+	}
+	return unicode.IsSpace(r)
+}
+
+// spaceByte reports whether ASCII c is white space to Python: \t, \n,
+// \v, \f, \r, U+001C to U+001F and the space.
+func spaceByte(c byte) bool { return c == ' ' || c-'\t' <= '\r'-'\t' || c-0x1c <= 0x1f-0x1c }
+
+// trimLeftSpace is strings.TrimLeftFunc(s, isSpace), quicker on ASCII.
 func trimLeftSpace(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return strings.TrimLeftFunc(s[i:], unicode.IsSpace)
+			return strings.TrimLeftFunc(s[i:], isSpace)
 		}
-		if !asciiSpace(c) {
+		if !spaceByte(c) {
 			return s[i:]
 		}
 	}
 	return ""
 }
 
-// trimRightSpace is strings.TrimRightFunc(s, unicode.IsSpace), quicker on
-// ASCII.
+// trimRightSpace is strings.TrimRightFunc(s, isSpace), quicker on ASCII.
 func trimRightSpace(s string) string {
 	for i := len(s) - 1; i >= 0; i-- {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return strings.TrimRightFunc(s[:i+1], unicode.IsSpace)
+			return strings.TrimRightFunc(s[:i+1], isSpace)
 		}
-		if !asciiSpace(c) {
+		if !spaceByte(c) {
 			return s[:i+1]
 		}
 	}
 	return ""
 }
 
+// asciiSpace reports whether c is CommonMark white space.
 func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/growth"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,6 +59,12 @@ func summary(t *testing.T, doc *promptfmt.Document) []string {
 	return out
 }
 
+// noHeadingAt is the summary of the warning for a file without a message
+// heading, whose text starts at line:col.
+func noHeadingAt(line, col int) string {
+	return fmt.Sprintf("warning prapti:%d:%d: no message heading: the file's text is the hidden message _head, which reaches no model", line, col)
+}
+
 func TestParseRules(t *testing.T) {
 	tests := []struct {
 		name, in string
@@ -76,7 +83,7 @@ func TestParseRules(t *testing.T) {
 				"user@1 \"~~~\\n% a = 1\\n~~~\\n\\n    % b = 2\\n\\n<div>\\n% c = 3\\n</div>\\n\\n<!--\\n% d = 4\\n### @assistant:\\n-->\""}},
 		{"levels 2 and 4, no blank after ###, text after the colon, setext",
 			"## @user:\n#### @user:\n###@user:\n### @user: hello\n@user:\n---\n", []string{
-				"_head@0 \"## @user:\\n#### @user:\\n###@user:\\n### @user: hello\\n@user:\\n---\""}},
+				"_head@0 \"## @user:\\n#### @user:\\n###@user:\\n### @user: hello\\n@user:\\n---\"", noHeadingAt(1, 1)}},
 		{"disabled headings, blanks around //, no colon, indentation, upper case role",
 			"### // @assistant:\na\n   ###  //  @User/X\nb\n### //@user/名前:\nc\n", []string{
 				`//assistant@1 "a"`, `//user/X@3 "b"`, `//user/名前@5 "c"`}},
@@ -97,8 +104,11 @@ func TestParseRules(t *testing.T) {
 		{"text is trimmed of Unicode white space, across configuration lines",
 			"### @user:\n\u00a0\n% a = 1\n\u2003Hi\n\\% x\u0085\n% b = 2\n\u00a0\n", []string{
 				"user@1 \"Hi\\n% x\"", "  3@0 assignment a = 1", "  6@6 assignment b = 2"}},
+		{"text and commands are trimmed as Python's str.strip: U+001C to U+001F too",
+			"### @user:\n\x1c\x1dHi\x1e\n% a = 1\x1f\n\x1f\n", []string{
+				`user@1 "Hi"`, "  3@2 assignment a = 1"}},
 		{"a code block after a tab ends on its own line", "*\t  0\n% b = 1\n", []string{
-			"_head@0 \"*\\t  0\"", "  2@5 assignment b = 1"}},
+			"_head@0 \"*\\t  0\"", "  2@5 assignment b = 1", noHeadingAt(1, 1)}},
 		{"lines that do not split, or whose value is not JSON, are kept with a warning",
 			"### @user:\n%\n% = 3\n% n = 'single'\n% x =\n% n = NaN\nok", []string{
 				`user@1 "ok"`,
@@ -119,10 +129,38 @@ func TestParseRules(t *testing.T) {
 			"user@1 \"See:\\n\\n   ~~~~ go\\nx := 1\\n~~~\"",
 			"warning prapti:4:4: fenced code block opened here is never closed: the rest of the file is inside it"}},
 		{"no warning for fences closed, or ended by their block quote or list item", "```\na\n```\n> ```\n> % a = 1\n\n- ```\n  code\n", []string{
-			"_head@0 \"```\\na\\n```\\n> ```\\n> % a = 1\\n\\n- ```\\n  code\""}},
+			"_head@0 \"```\\na\\n```\\n> ```\\n> % a = 1\\n\\n- ```\\n  code\"", noHeadingAt(1, 1)}},
 		{"the warning's line counts CR and CRLF line ends", "a\rb\r\n```\r\n", []string{
-			"_head@0 \"a\\nb\\n```\"",
+			"_head@0 \"a\\nb\\n```\"", noHeadingAt(1, 1),
 			"warning prapti:3:1: fenced code block opened here is never closed: the rest of the file is inside it"}},
+		{"an HTML comment never closed swallows headings, with the fence's warning", "### @user:\nHi\n<!-- note\n### @assistant:\nanswer\n", []string{
+			"user@1 \"Hi\\n<!-- note\\n### @assistant:\\nanswer\"",
+			"warning prapti:3:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"so do <script>, <style>, <pre>, <?, <!X and <![CDATA[ never closed", "  <script>\n### @a:\n", []string{
+			"_head@0 \"<script>\\n### @a:\"", "warning prapti:1:3: HTML block opened here is never closed: the rest of the file is inside it", noHeadingAt(1, 3)}},
+		{"<style>", "### @a:\n<STYLE type=x>\n\n### @b:\n", []string{
+			"a@1 \"<STYLE type=x>\\n\\n### @b:\"", "warning prapti:2:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"<pre>", "<pre>\r\n### @a:\r\n</p>\r\n", []string{
+			"_head@0 \"<pre>\\n### @a:\\n</p>\"", "warning prapti:1:1: HTML block opened here is never closed: the rest of the file is inside it", noHeadingAt(1, 1)}},
+		{"<?, <!X, <![CDATA[", "### @a:\n<?php\n", []string{
+			"a@1 \"<?php\"", "warning prapti:2:1: HTML block opened here is never closed: the rest of the file is inside it"}},
+		{"no warning for HTML blocks closed, on their first or last line, or in a container, or ended by a blank line",
+			"<!-- a -->\n<pre>\n</PRE>\n\n<![CDATA[ x\n]]>\n> <!--\n\n<div>\n\n### @a:\n<!-- b -->", []string{
+				"_head@0 \"<!-- a -->\\n<pre>\\n</PRE>\\n\\n<![CDATA[ x\\n]]>\\n> <!--\\n\\n<div>\"", `a@11 "<!-- b -->"`}},
+		{"a heading but for white space other than spaces and tabs is text, with a warning",
+			"### @user:\nHi\n###\u00a0@assistant:\nanswer\n### @user:\u2003\nmore\n###\x1c//\u3000@x\n   ### \v@y/z \n", []string{
+				"user@1 \"Hi\\n###\\u00a0@assistant:\\nanswer\\n### @user:\\u2003\\nmore\\n###\\x1c//\\u3000@x\\n   ### \\v@y/z\"",
+				"warning prapti:3:4: not a message heading, only because of the white space U+00A0 here (a heading's blanks are spaces and tabs): the line is text, though upstream reads a heading",
+				"warning prapti:5:11: not a message heading, only because of the white space U+2003 here (a heading's blanks are spaces and tabs): the line is text, though upstream reads a heading",
+				"warning prapti:7:4: not a message heading, only because of the white space U+001C here (a heading's blanks are spaces and tabs): the line is text, though upstream reads a heading",
+				"warning prapti:8:8: not a message heading, only because of the white space U+000B here (a heading's blanks are spaces and tabs): the line is text, though upstream reads a heading"}},
+		{"no such warning where the line would not be a message heading with spaces", "### @u:\n- x\n  ###\u00a0@a\n```\n###\u00a0@b\n```\n\u00a0### @c\n###\u00a0@d: text\n> ###\u00a0@e\n####\u00a0@f\n", []string{
+			"u@1 \"- x\\n  ###\\u00a0@a\\n```\\n###\\u00a0@b\\n```\\n\\u00a0### @c\\n###\\u00a0@d: text\\n> ###\\u00a0@e\\n####\\u00a0@f\""}},
+		{"a file with text but no message heading gets a warning where its text starts", "\n\n  Just notes,\n% a = 1\nno messages.\n", []string{
+			"_head@0 \"Just notes,\\nno messages.\"", "  4@12 assignment a = 1", noHeadingAt(3, 3)}},
+		{"one of configuration lines only (upstream's configuration files) gets none", "% a = 1\n//% b = 2\n", []string{
+			"_head@0 \"\"", "  1@0 assignment a = 1", "  2@0 assignment disabled b = 2"}},
+		{"nor does a blank file", " \n\t\n", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,6 +184,37 @@ func TestUnclosedFenceSwallowsAppends(t *testing.T) {
 	var ue *promptfmt.UnsupportedError
 	require.ErrorAs(t, err, &ue, "the reply would be code of the first message")
 	assert.Contains(t, err.Error(), "prapti: message 1: the file's messages read otherwise")
+}
+
+// TestUnclosedHTMLSwallowsAppends: an HTML block that ends at a marker and
+// never finds it is warned of as a fence is, with where it would end.
+func TestUnclosedHTMLSwallowsAppends(t *testing.T) {
+	for _, tc := range []struct{ src, hint string }{
+		{"### @user:\n\nWhy?\n\n<!-- draft\n", `a comment ends at a line holding "-->"`},
+		{"### @user:\n\n<script>\nx()\n", "it ends at a line holding </script>, </pre>, </style> or </textarea>"},
+	} {
+		doc, err := Parse([]byte(tc.src))
+		require.NoError(t, err)
+		require.Len(t, doc.Warnings, 1, tc.src)
+		assert.Equal(t, "HTML block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].Msg)
+		assert.Equal(t, tc.hint, doc.Warnings[0].Hint)
+		_, err = Append([]byte(tc.src), promptfmt.NewMessage("assistant", "Because."))
+		assert.ErrorContains(t, err, "the file's messages read otherwise", "the reply would be inside the HTML block")
+	}
+}
+
+// TestWarningHints: the warnings for a near heading and for a file without
+// one tell how to fix it, at the file's positions (after a byte order mark,
+// with CRLF line ends).
+func TestWarningHints(t *testing.T) {
+	doc, err := Parse([]byte("\ufeffnotes\r\n###\u00a0@user:\r\nHi\r\n"))
+	require.NoError(t, err)
+	require.Len(t, doc.Warnings, 3)
+	assert.Equal(t, "prapti:1:4: no message heading: the file's text is the hidden message _head, which reaches no model", doc.Warnings[1].String())
+	assert.Equal(t, `start a message with a heading, such as "### @user:", on a line of its own`, doc.Warnings[1].Hint)
+	w := doc.Warnings[2]
+	assert.Equal(t, []int{2, 4, 13}, []int{w.Line, w.Col, w.Offset})
+	assert.Equal(t, "write a space instead of U+00A0 to start a message here", w.Hint)
 }
 
 func TestParseErrors(t *testing.T) {
@@ -225,4 +294,24 @@ func TestBOM(t *testing.T) {
 	_, err = Parse([]byte("x\r\n" + strings.Repeat("> ", MaxNesting+1) + "x\n"))
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, [3]int{2, 2*MaxNesting + 1, 3 + 2*MaxNesting}, [3]int{pe.Line, pe.Col, pe.Offset})
+}
+
+// TestWarningsAreLinear: near headings (each one read again by goldmark,
+// all at once), and a file of text without a heading, cost allocations
+// linear in their number.
+func TestWarningsAreLinear(t *testing.T) {
+	for name, unit := range map[string]string{
+		"near headings":            "###\u00a0@user:\nHi\n### @x:\u2003\n- ###\u000b@y\n",
+		"no heading":               "notes\n\n",
+		"HTML blocks never closed": "<!--\n### @a:\n",
+	} {
+		growth.Linear(t, name, 5_000, func(n int) float64 {
+			src := []byte(strings.Repeat(unit, n))
+			return growth.AllocBytes(func() {
+				doc, err := Parse(src)
+				require.NoError(t, err)
+				require.NotEmpty(t, doc.Warnings)
+			})
+		})
+	}
 }

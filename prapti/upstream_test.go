@@ -203,7 +203,7 @@ func expectedParse(t *testing.T, src []byte, want *upstreamParse, dev deviation)
 					b.WriteString(lines[n-1] + "\n")
 				}
 			}
-			exp[i].Content = strings.TrimSpace(b.String())
+			exp[i].Content = trimSpace(b.String())
 		}
 	}
 	if len(exp) > 0 && exp[0].Line == 0 && exp[0].Content == "" && len(exp[0].Commands) == 0 {

@@ -174,7 +174,7 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 		bad(promptfmt.ThingMetadata, "%v", err).Key = MetaConfig
 	}
 	t := m.Text()
-	if strings.TrimSpace(t) != t {
+	if trimSpace(t) != t {
 		bad(promptfmt.ThingText, "text that starts or ends with white space (Prapti trims it)")
 	}
 	for _, c := range configs {

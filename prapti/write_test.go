@@ -119,6 +119,8 @@ func TestWriteUnsupported(t *testing.T) {
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("User", "x")}}, `role "User"`, promptfmt.ThingRole},
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("tool-call", "x")}}, `role "tool-call"`, promptfmt.ThingRole},
 		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", " padded\n")}}, "text that starts or ends with white space", promptfmt.ThingText},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "padded\x1f")}}, "text that starts or ends with white space", promptfmt.ThingText},
+		{&promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "\x1cpadded")}}, "text that starts or ends with white space", promptfmt.ThingText},
 		{&promptfmt.Document{Messages: []promptfmt.Message{two}}, "prapti: message 1: 2 text parts", promptfmt.ThingText},
 	} {
 		err := Write(&bytes.Buffer{}, tc.doc)
@@ -145,7 +147,7 @@ func TestWriteRandom(t *testing.T) {
 				lines = append(lines, pieces[rng.IntN(len(pieces))])
 			}
 			role := []string{"user", "assistant", "system", "_notes"}[rng.IntN(4)]
-			doc.Messages = append(doc.Messages, promptfmt.NewMessage(role, strings.TrimSpace(strings.Join(lines, "\n"))))
+			doc.Messages = append(doc.Messages, promptfmt.NewMessage(role, trimSpace(strings.Join(lines, "\n"))))
 		}
 		var out bytes.Buffer
 		if err := Write(&out, doc); err != nil {
