@@ -51,7 +51,10 @@ func wrapOutputs(src string) (string, []insertion) {
 		}
 		ins = append(ins, insertion{at, ")|" + escapeFilter + " "})
 	}
-	for s := tokens.LexAll(src, cfg); !s.EOF(); {
+	// End, not EOF: after an error token gonja's stream has no current
+	// token, and EOF would dereference it (an unclosed "{#", say); compile
+	// then reports the lexer's error.
+	for s := tokens.LexAll(src, cfg); !s.End(); {
 		tok := s.Next()
 		switch tok.Type {
 		case tokens.VariableBegin:

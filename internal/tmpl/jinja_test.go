@@ -174,3 +174,13 @@ func TestRange(t *testing.T) {
 		require.Error(t, err, src)
 	}
 }
+
+// A template whose lexing fails (an unclosed comment, block or output)
+// is a positioned syntax error, not a recovered crash of the engine.
+func TestLexErrorIsNoCrash(t *testing.T) {
+	for _, src := range []string{"{# Which d", "x {{ a", "{% if", "a\n{#"} {
+		_, err := Jinja(src, nil, Options{})
+		require.Error(t, err, src)
+		require.NotContains(t, err.Error(), "engine failed", src)
+	}
+}

@@ -1,0 +1,180 @@
+package formats_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/formats"
+	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The registry: names and extensions unique, each format found by its
+// name and by a file of each of its extensions.
+func TestRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range formats.All() {
+		require.False(t, seen[f.Name()], "two formats named %s", f.Name())
+		seen[f.Name()] = true
+		got, err := formats.ByName(f.Name())
+		require.NoError(t, err)
+		require.Equal(t, f.Name(), got.Name())
+		require.NotEmpty(t, f.Extensions())
+		for _, ext := range f.Extensions() {
+			require.True(t, strings.HasPrefix(ext, ".") && strings.ToLower(ext) == ext, "%s: extension %q", f.Name(), ext)
+			got, err := formats.Detect("a"+strings.ToUpper(ext), nil)
+			require.NoError(t, err)
+			require.Equal(t, f.Name(), got.Name())
+		}
+	}
+	_, err := formats.ByName("nope")
+	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty)`)
+	_, err = formats.Detect("a.txt", nil)
+	require.ErrorContains(t, err, "cannot tell the format of a.txt")
+}
+
+// The contract, checked once for every format on the same inputs:
+//   - Write either writes a file that Parse reads, and
+//     writing what it read gives the same bytes (fmt is idempotent), and
+//     reads back the document itself when no text holds template syntax;
+//     or it refuses with UnsupportedErrors of its own format only, each
+//     about a message or the document, and writes nothing;
+//   - invalid UTF-8 is a ParseError at its byte, line and column;
+//   - every ParseError's position is in the source and agrees with
+//     promptfmt.Position.
+func TestConformance(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 1))
+	for _, f := range formats.All() {
+		t.Run(f.Name(), func(t *testing.T) {
+			written := 0
+			for n := range 300 {
+				doc := formattest.Document(r)
+				var out bytes.Buffer
+				err := f.Write(&out, doc)
+				if err != nil {
+					require.Empty(t, out.Bytes(), "case %d: a refused write writes nothing", n)
+					for _, e := range flatten(err) {
+						var ue *promptfmt.UnsupportedError
+						require.True(t, errors.As(e, &ue), "case %d: a refusal that is not an UnsupportedError: %v", n, e)
+						require.Equal(t, f.Name(), ue.Format, "case %d", n)
+						require.Less(t, ue.Message, len(doc.Messages), "case %d", n)
+					}
+					// What the format can hold of it, then, as convert --lossy does.
+					if doc, _, err = promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return f.Write(io.Discard, d) }); err != nil {
+						continue
+					}
+					out.Reset()
+					require.NoError(t, f.Write(&out, doc), "case %d: Adapt's document is refused", n)
+				}
+				written++
+				back, err := f.Parse(out.Bytes())
+				require.NoError(t, err, "case %d:\n%s", n, out.String())
+				var again bytes.Buffer
+				require.NoError(t, f.Write(&again, back), "case %d", n)
+				require.Equal(t, out.String(), again.String(), "case %d: writing what was read changes the file", n)
+				if !templateSyntax(doc) {
+					require.True(t, promptfmt.Equal(doc, back), "case %d: read back changed\n%s", n, out.String())
+				}
+			}
+			require.Greater(t, written, 100, "too few documents written to test anything")
+
+			src := []byte("ok\nbad \xff here\n")
+			_, err := f.Parse(src)
+			var pe *promptfmt.ParseError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, [3]int{2, 5, 7}, [3]int{pe.Line, pe.Col, pe.Offset}, "invalid UTF-8 at its byte")
+		})
+	}
+}
+
+// Every ParseError any format returns for the corpora's files cut short,
+// or with a byte changed, is positioned in the source, consistently.
+func TestPositions(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/examples/*")
+	for _, f := range formats.All() {
+		for _, name := range files {
+			src, err := os.ReadFile(name)
+			if err != nil || !slices.Contains(f.Extensions(), filepath.Ext(name)) {
+				continue
+			}
+			for cut := 0; cut < len(src); cut += max(1, len(src)/50) {
+				for _, in := range [][]byte{src[:cut], mutate(src, cut)} {
+					_, err := f.Parse(in)
+					var pe *promptfmt.ParseError
+					if !errors.As(err, &pe) {
+						continue
+					}
+					if pe.Line == 0 { // about the file as a whole
+						require.Zero(t, pe.Offset, "%s at %d: %v", name, cut, err)
+						continue
+					}
+					require.True(t, pe.Offset >= 0 && pe.Offset <= len(in), "%s: offset %d of %d", name, pe.Offset, len(in))
+					line, col := promptfmt.Position(in, pe.Offset)
+					require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%s at %d: %v", name, cut, err)
+				}
+			}
+		}
+	}
+}
+
+// Sniff takes every example file of its format, and Detect finds it.
+func TestSniff(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/examples/*")
+	seen := map[string]bool{}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		require.NoError(t, err)
+		for _, f := range formats.All() {
+			if slices.Contains(f.Extensions(), filepath.Ext(name)) {
+				seen[f.Name()] = true
+				require.True(t, f.Sniff(src), "%s: %s's Sniff refuses it", name, f.Name())
+				got, err := formats.Detect(name, src)
+				require.NoError(t, err)
+				require.Equal(t, f.Name(), got.Name())
+			}
+		}
+	}
+	require.Len(t, seen, len(formats.All()), "an example of every format")
+}
+
+func mutate(src []byte, at int) []byte {
+	out := slices.Clone(src)
+	if at < len(out) {
+		out[at] = "\"{[<|:;%#\n"[at%10]
+	}
+	return out
+}
+
+func templateSyntax(doc *promptfmt.Document) bool {
+	for _, m := range doc.Messages {
+		for _, p := range m.Content {
+			if strings.Contains(p.Value, "{{") || strings.Contains(p.Value, "{%") || strings.Contains(p.Value, "{#") {
+				return true
+			}
+		}
+		if strings.Contains(m.Name, "{") {
+			return true
+		}
+	}
+	return false
+}
+
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
