@@ -63,4 +63,3 @@ func Document(r *rand.Rand) *promptfmt.Document {
 	}
 	return doc
 }
-
