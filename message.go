@@ -32,7 +32,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
 )
 
 // Kind names what a ContentPart holds.
@@ -182,11 +181,12 @@ type Document struct {
 	// Meta is what the file says about the whole document: front matter,
 	// head configuration, a schema, STF metadata. Nil when there is none.
 	Meta map[string]any `json:"meta,omitempty"`
-	// MetaNode is the YAML that Meta was decoded from, when it came from
-	// front matter: writers that emit YAML write it instead of Meta, keeping
-	// the author's key order, comments and style, as long as it still
-	// decodes to Meta (so a changed Meta is never written stale).
-	MetaNode *yaml.Node `json:"-"`
+	// MetaNode is the front matter Meta was read from, as its parser keeps
+	// it (a YAML node, opaque here so that the model does not tie its API
+	// to a YAML module): writers of YAML front matter write it instead of
+	// Meta, keeping the author's key order, comments and style, as long as
+	// it still decodes to Meta (so a changed Meta is never written stale).
+	MetaNode any `json:"-"`
 	Messages []Message  `json:"messages"`
 	// Comments are the file's comments, in source order: never sent to a
 	// model, kept so that writing the file back puts each where it was.

@@ -116,11 +116,13 @@ func frontMatter(doc *promptfmt.Document) (string, error) {
 	}
 	// The author's YAML, rearranged, unless yaml.v3 would not write that
 	// back stably (comments around moved keys can drift); then a fresh one.
-	if out, err := arrange(doc.Meta, doc.MetaNode); err == nil && doc.MetaNode != nil {
-		var again yaml.Node
-		if yaml.Unmarshal([]byte(out), &again) == nil {
-			if out2, err := arrange(doc.Meta, &again); err == nil && out2 == out {
-				return out, nil
+	if node, _ := doc.MetaNode.(*yaml.Node); node != nil {
+		if out, err := arrange(doc.Meta, node); err == nil {
+			var again yaml.Node
+			if yaml.Unmarshal([]byte(out), &again) == nil {
+				if out2, err := arrange(doc.Meta, &again); err == nil && out2 == out {
+					return out, nil
+				}
 			}
 		}
 	}

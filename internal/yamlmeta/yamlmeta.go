@@ -127,10 +127,12 @@ func lineStartOffset(src []byte, n int) int {
 	return s
 }
 
-// Encode returns meta as YAML. It is the author's node when that still
-// holds the same values (keeping order and comments), else a fresh mapping
-// with sorted keys. Values that are not JSON-like are an error.
-func Encode(meta map[string]any, node *yaml.Node) (string, error) {
+// Encode returns meta as YAML. It is the author's node (kept, a
+// Document's MetaNode: a *yaml.Node, else nothing) when that still holds
+// the same values (keeping order and comments), else a fresh mapping with
+// sorted keys. Values that are not JSON-like are an error.
+func Encode(meta map[string]any, kept any) (string, error) {
+	node, _ := kept.(*yaml.Node)
 	if p := promptfmt.NotJSONLike(meta); p != "" {
 		return "", fmt.Errorf("value at %s is not JSON-like data", p)
 	}
