@@ -31,7 +31,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
 )
 
 // Kind names what a ContentPart holds.
@@ -186,8 +185,8 @@ type Document struct {
 	// to a YAML module): writers of YAML front matter write it instead of
 	// Meta, keeping the author's key order, comments and style, as long as
 	// it still decodes to Meta (so a changed Meta is never written stale).
-	MetaNode any `json:"-"`
-	Messages []Message  `json:"messages"`
+	MetaNode any       `json:"-"`
+	Messages []Message `json:"messages"`
 	// Comments are the file's comments, in source order: never sent to a
 	// model, kept so that writing the file back puts each where it was.
 	Comments []Comment `json:"comments,omitempty"`
