@@ -243,9 +243,12 @@ func (c *cli) runParse(args []string) int {
 
 func (c *cli) runMessages(args []string) int {
 	return c.show(args, "messages", "promptfmt messages --inputs testdata/examples/inputs.json testdata/examples/chat.prompty\n"+
-		"  promptfmt messages --as anthropic testdata/examples/support.stf\n\n"+
+		"  promptfmt messages --as anthropic --lossy testdata/examples/support.stf\n\n"+
 		"--as prints what goes under a provider's request body: OpenAI's {\"messages\"},\n"+
 		"Anthropic's {\"system\", \"messages\"}, Gemini's {\"system_instruction\", \"contents\"}.\n"+
+		"What the provider cannot take stops it, each thing named with its line\n"+
+		"(Anthropic has no message names: without --lossy the example fails on\n"+
+		"\"Ross\"); --lossy changes it instead and prints each change on stderr.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
 		"in strict mode unless it says strict: false, and split into messages.", false,
 		func(d *promptfmt.Document) any { return d.LLMMessages() })

@@ -75,13 +75,13 @@ func (c *cli) runConvert(args []string) int {
 	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [--lossy] [--inputs F] [-o OUT] [FILE|DIR|-]...",
 		"promptfmt convert -t stf testdata/examples/support.prompty\n"+
 			"  promptfmt convert -t prompty --lossy testdata/examples/review.md\n"+
-			"  promptfmt convert -t stf -o out/ prompts/\n\n"+
+			"  promptfmt convert -f prompty -t stf -o out/ testdata/examples\n\n"+
 			"What the target cannot express stops the conversion, each thing named with\n"+
 			"its line; --lossy converts anyway and prints each change on stderr. A\n"+
 			"template (.pdl, .prompty) given --inputs/--context is rendered first, and\n"+
 			"what it renders to is converted. Several files or a directory need -o DIR:\n"+
 			"each file is written under it, at the same relative path, with the\n"+
-			"target's extension.\n\n"+
+			"target's extension. In a directory, -f picks the files of that format.\n\n"+
 			"Into prompt files (-t promptfile), -o DIR is a prompt store, made if\n"+
 			"missing: each file converted becomes a new prompt in it, named P<n>.prompt\n"+
 			"by an ID the store draws (never one a .prompt file there holds, never one\n"+

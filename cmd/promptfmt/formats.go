@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -191,6 +192,13 @@ func lookupFormat(name, file string) (*formatInfo, error) {
 		}
 		if file == "-" {
 			return nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
+		}
+		// A file that is not there, or is a directory, is the mistake to
+		// name: no format would read it.
+		if fi, err := os.Stat(file); err != nil {
+			return nil, err
+		} else if fi.IsDir() {
+			return nil, &usageError{fmt.Sprintf("%s is a directory: give a file", file)}
 		}
 		return nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
 	}

@@ -82,7 +82,7 @@ func TestErrorsAndStatus(t *testing.T) {
 	}{
 		{[]string{"messages", bad}, "", 1, bad + ":1:1: front matter opened here is never closed (want a --- line)\n"},
 		{[]string{"parse", "-f", "prompty"}, "user:\nok \xff", 1, "<stdin>:2:4: invalid UTF-8 (byte 0xff)\n"},
-		{[]string{"messages", "x.txt"}, "", 2, "cannot tell the format of x.txt from its extension: give -f FORMAT"},
+		{[]string{"messages", writeFile(t, "x.txt", "hi")}, "", 2, "x.txt from its extension: give -f FORMAT"},
 		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
 		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty)`},
 		{[]string{"messages", "chat.pdl"}, "", 1, "no such file"},
@@ -99,6 +99,35 @@ func TestErrorsAndStatus(t *testing.T) {
 		assert.Equal(t, tc.status, status, "%v: %s", tc.args, errOut)
 		assert.Contains(t, errOut, tc.stderr, "%v", tc.args)
 	}
+}
+
+// TestMissingInput: a file or directory that is not there is reported as
+// such by every command, not as a format the command cannot tell from the
+// name; a directory where one file is wanted is named as one.
+func TestMissingInput(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "prompts")
+	for _, args := range [][]string{
+		{"messages", missing},
+		{"parse", missing + ".txt"},
+		{"messages", missing + ".stf"},
+		{"check", missing},
+		{"fmt", missing + "/"},
+		{"convert", "-t", "stf", missing},
+		{"convert", "-t", "stf", "-o", t.TempDir(), missing},
+		{"convert", "-t", "promptfile", "-o", t.TempDir(), missing},
+		{"promptfile", "verify", missing},
+		{"promptfile", "fix", missing},
+	} {
+		_, errOut, status := runCmd(t, "", args...)
+		assert.Equal(t, exitInvalid, status, "%v", args)
+		assert.Contains(t, errOut, missing, "%v", args)
+		assert.Contains(t, errOut, ": no such file or directory\n", "%v", args)
+		assert.NotContains(t, errOut, "cannot tell the format", "%v", args)
+	}
+	dir := t.TempDir()
+	_, errOut, status := runCmd(t, "", "messages", dir)
+	assert.Equal(t, exitUsage, status)
+	assert.Equal(t, "promptfmt: "+dir+" is a directory: give a file\n", errOut)
 }
 
 func TestHelp(t *testing.T) {

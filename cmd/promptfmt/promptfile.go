@@ -37,7 +37,7 @@ func (c *cli) runPromptfile(args []string) int {
 	for _, cmd := range promptfileCommands {
 		fmt.Fprintf(w, "  %-7s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nExample:\n  promptfmt promptfile verify prompts/\n\nRun 'promptfmt promptfile SUBCOMMAND -h' for its flags, 'promptfmt help promptfile'\nfor the format.\n")
+	fmt.Fprintf(w, "\nExample:\n  promptfmt promptfile verify testdata/examples\n\nRun 'promptfmt promptfile SUBCOMMAND -h' for its flags, 'promptfmt help promptfile'\nfor the format.\n")
 	if w == c.stdout {
 		return exitOK
 	}
@@ -46,8 +46,11 @@ func (c *cli) runPromptfile(args []string) int {
 
 func (c *cli) runPromptfileNew(args []string) int {
 	fs := c.flags("promptfile new", "[-dir DIR] [-generator G] [-model M] [-ancestors P1,P2] [FILE|-]",
-		"echo 'Discard all HTML tags.' | promptfmt promptfile new -dir prompts -generator human")
-	dir := fs.String("dir", ".", "the prompt store: the directory the new P<n>.prompt goes in")
+		"echo 'Discard all HTML tags.' | promptfmt promptfile new -dir prompts -generator human\n\n"+
+			"Writes the body (the file, or standard input) as DIR/P<n>.prompt, by the next\n"+
+			"ID the store hands out, and prints its path. The store directory is made if\n"+
+			"it is missing.")
+	dir := fs.String("dir", ".", "the prompt store: the directory the new P<n>.prompt goes in (made if missing)")
 	generator := fs.String("generator", "", "the generator key: who or what wrote the prompt")
 	model := fs.String("model", "", "the model key: the model that wrote it, if one did")
 	ancestors := fs.String("ancestors", "", "the IDs of the prompts it came from, separated by commas")
@@ -87,6 +90,10 @@ func (c *cli) runPromptfileNew(args []string) int {
 	if strings.TrimSpace(string(body)) == "" {
 		return c.fail(fmt.Errorf("%s: the body is empty", (&input{name: file}).display()))
 	}
+	// A first prompt starts its store, as convert -t promptfile -o STORE does.
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return c.fail(err)
+	}
 	store, err := promptfile.OpenStore(*dir)
 	if err != nil {
 		return c.fail(err)
@@ -100,7 +107,7 @@ func (c *cli) runPromptfileNew(args []string) int {
 }
 
 func (c *cli) runPromptfileFix(args []string) int {
-	fs := c.flags("promptfile fix", "[-rehash] [-dir DIR] [--force] FILE|DIR...", "promptfmt promptfile fix prompts/\n\n"+
+	fs := c.flags("promptfile fix", "[-rehash] [-dir DIR] [--force] FILE|DIR...", "promptfmt promptfile fix testdata/examples\n\n"+
 		"Prints a fixed: line per change, once the file is written. A symbolic link\n"+
 		"is written through to its target; a read-only file is refused unless --force.")
 	rehash := fs.Bool("rehash", false, "accept a body that does not match its hash (edited on purpose) and replace the hash")
@@ -172,7 +179,9 @@ func (sc storeCache) nextID(dir string) (string, error) {
 func isPromptFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".prompt") }
 
 func (c *cli) runPromptfileVerify(args []string) int {
-	fs := c.flags("promptfile verify", "FILE|DIR...", "promptfmt promptfile verify prompts/")
+	fs := c.flags("promptfile verify", "FILE|DIR...", "promptfmt promptfile verify testdata/examples\n\n"+
+		"Checks every .prompt file (a directory: every one under it): its three keys,\n"+
+		"its body against its hash, and that no two files hold one prompt ID.")
 	args, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status

@@ -49,7 +49,7 @@ func TestPromptFileNew(t *testing.T) {
 		{[]string{"new", "-dir", dir, "-ancestors", "P1,42"}, "x", 2, `-ancestors: "42" is not a prompt ID`},
 		{[]string{"new", "-dir", dir}, " \n\n", 1, "<stdin>: the body is empty"},
 		{[]string{"new", "-dir", dir}, "bad \xff", 1, "<stdin>:1:5: invalid UTF-8"},
-		{[]string{"new", "-dir", filepath.Join(dir, "nope")}, "x", 1, "no such file or directory"},
+		{[]string{"new", "-dir", filepath.Join(dir, "P1.prompt")}, "x", 1, "not a directory"},
 		{[]string{"fix"}, "", 2, "promptfile fix needs files"},
 		{[]string{"frob"}, "", 2, `unknown subcommand "frob"`},
 		{nil, "", 2, "Subcommands:\n  new"},
@@ -63,6 +63,23 @@ func TestPromptFileNew(t *testing.T) {
 	assert.Contains(t, out, "verify")
 	entries, _ := os.ReadDir(dir)
 	assert.Len(t, entries, 4, "P1, P2, .next-id, .next-id.lock: no prompt written by a failed new")
+}
+
+// TestPromptFileNewMakesStore: the first prompt starts its store, as the
+// -h example does (promptfile new -dir prompts).
+func TestPromptFileNewMakesStore(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "team", "prompts")
+	out, errOut, status := runCmd(t, "Discard all HTML tags.\n", "promptfile", "new", "-dir", store)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, filepath.Join(store, "P1.prompt")+"\n", out)
+	_, errOut, status = runCmd(t, "", "promptfile", "verify", store)
+	assert.Equal(t, exitOK, status, errOut)
+
+	// Nothing is made for a body refused.
+	empty := filepath.Join(t.TempDir(), "prompts")
+	_, _, status = runCmd(t, " \n", "promptfile", "new", "-dir", empty)
+	assert.Equal(t, exitInvalid, status)
+	assert.NoDirExists(t, empty)
 }
 
 func TestPromptFileFixAndVerify(t *testing.T) {
