@@ -14,6 +14,10 @@ import (
 // is the 0-based byte offset into the source. Use errors.As to get it.
 type ParseError struct {
 	Format string // format name: "prompty", "stf", ...
+	// File is the name of the file read, when the caller sets it (a
+	// parser sees bytes, not files): Error then starts with it, as Go's
+	// own tools print a position.
+	File   string
 	Line   int
 	Col    int
 	Offset int
@@ -24,14 +28,19 @@ type ParseError struct {
 	Hint string
 }
 
-// Error reads "format:line:col: message", e.g.
-// "stf:12:3: unterminated block comment".
+// Error reads "file:line:col: message" when File is set
+// ("chat.stf:12:3: block comment /* is never closed"), else with the
+// format's name in the file's place ("stf:12:3: ...").
 func (e *ParseError) Error() string {
+	where := e.Format
+	if e.File != "" {
+		where = e.File
+	}
 	msg := e.Message()
 	if e.Line == 0 {
-		return e.Format + ": " + msg
+		return where + ": " + msg
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.Format, e.Line, e.Col, msg)
+	return fmt.Sprintf("%s:%d:%d: %s", where, e.Line, e.Col, msg)
 }
 
 // Message returns the message without the position: Msg, then the cause.
@@ -105,6 +114,7 @@ func (s longString) Format(f fmt.State, verb rune) {
 // Libraries return warnings on the Document; they never print them.
 type Warning struct {
 	Format string `json:"format"`
+	File   string `json:"file,omitempty"` // as ParseError's File
 	Line   int    `json:"line"`
 	Col    int    `json:"col"`
 	Offset int    `json:"offset"`
@@ -119,9 +129,10 @@ func Warnf(format string, src []byte, off int, msgFormat string, args ...any) Wa
 	return Warning{Format: format, Line: line, Col: col, Offset: off, Msg: fmt.Sprintf(msgFormat, cutArgs(args)...)}
 }
 
-// String reads like a ParseError: "format:line:col: message".
+// String reads like a ParseError: "file:line:col: message", or with the
+// format's name when File is not set.
 func (w Warning) String() string {
-	return (&ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Msg: w.Msg}).Error()
+	return (&ParseError{Format: w.Format, File: w.File, Line: w.Line, Col: w.Col, Msg: w.Msg}).Error()
 }
 
 // Position returns the 1-based line and byte column of offset off in src.

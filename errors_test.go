@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestPosition(t *testing.T) {
@@ -80,4 +82,16 @@ func TestErrorfCutsLongValues(t *testing.T) {
 	if got := Errorf("x", nil, 0, "%q and %s", "é", "b").Msg; got != `"é" and b` {
 		t.Errorf("a short value is left alone: %q", got)
 	}
+}
+
+// With File set, an error and a warning read the Go way, file first.
+func TestErrorWithFile(t *testing.T) {
+	e := Errorf("stf", []byte("a\nb"), 2, "bad %s", "thing")
+	require.Equal(t, "stf:2:1: bad thing", e.Error())
+	e.File = "chat.stf"
+	require.Equal(t, "chat.stf:2:1: bad thing", e.Error())
+	w := Warnf("stf", []byte("a"), 0, "odd")
+	w.File = "chat.stf"
+	require.Equal(t, "chat.stf:1:1: odd", w.String())
+	require.Equal(t, "chat.stf: whole", (&ParseError{Format: "stf", File: "chat.stf", Msg: "whole"}).Error())
 }
