@@ -5,14 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	registry "github.com/promptfmt/promptfmt/formats"
 	"github.com/promptfmt/promptfmt/pdl"
-	"github.com/promptfmt/promptfmt/prapti"
-	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/prompty"
-	"github.com/promptfmt/promptfmt/stf"
 )
 
 // formatInfo wires one format package into the command. A format whose
@@ -20,7 +19,8 @@ import (
 // yet" rather than a wrong result.
 type formatInfo struct {
 	name  string
-	ext   string
+	ext   string   // what its files are written with
+	exts  []string // every extension it reads
 	parse func([]byte) (*promptfmt.Document, error)
 	write func(io.Writer, *promptfmt.Document) error
 	// load is set for formats whose files are templates: parse and
@@ -147,25 +147,27 @@ func (t *pdlTemplate) Describe() map[string]any {
 
 func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 
-var formats = []formatInfo{
-	{name: "prapti", ext: ".md",
-		parse: func(b []byte) (*promptfmt.Document, error) { return prapti.Parse(b) },
-		write: func(w io.Writer, d *promptfmt.Document) error { return prapti.Write(w, d) }},
-	{name: "stf", ext: ".stf",
-		parse: func(b []byte) (*promptfmt.Document, error) { return stf.Parse(b) },
-		write: func(w io.Writer, d *promptfmt.Document) error { return stf.Write(w, d) }},
-	{name: "pdl", ext: ".pdl",
-		parse:   func(b []byte) (*promptfmt.Document, error) { return pdl.Parse(b) },
-		parseIn: func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, pdl.Dir(dir)) },
-		write:   func(w io.Writer, d *promptfmt.Document) error { return pdl.Write(w, d) },
-		load:    loadPDL, isTemplate: pdl.IsTemplate},
-	{name: "promptfile", ext: ".prompt",
-		parse: func(b []byte) (*promptfmt.Document, error) { return promptfile.Parse(b) },
-		write: func(w io.Writer, d *promptfmt.Document) error { return promptfile.Write(w, d) }},
-	{name: "prompty", ext: ".prompty",
-		parse: func(b []byte) (*promptfmt.Document, error) { return prompty.Parse(b) },
-		write: func(w io.Writer, d *promptfmt.Document) error { return prompty.Write(w, d) },
-		load:  loadPrompty},
+// formats is package formats' registry, with what the command adds for
+// template formats (loading with inputs, reading beside a file).
+var formats = commandFormats()
+
+func commandFormats() []formatInfo {
+	templates := map[string]formatInfo{
+		"pdl": {
+			parseIn:    func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, pdl.Dir(dir)) },
+			load:       loadPDL,
+			isTemplate: pdl.IsTemplate,
+		},
+		"prompty": {load: loadPrompty},
+	}
+	var out []formatInfo
+	for _, f := range registry.All() {
+		info := templates[f.Name()]
+		info.name, info.exts, info.ext = f.Name(), f.Extensions(), f.Extensions()[0]
+		info.parse, info.write = f.Parse, f.Write
+		out = append(out, info)
+	}
+	return out
 }
 
 func formatNames() string {
@@ -186,7 +188,7 @@ func lookupFormat(name, file string) (*formatInfo, error) {
 	if name == "" {
 		ext := strings.ToLower(filepath.Ext(file))
 		for i := range formats {
-			if formats[i].ext == ext {
+			if slices.Contains(formats[i].exts, ext) {
 				return &formats[i], nil
 			}
 		}
