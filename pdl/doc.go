@@ -123,4 +123,8 @@
 //     first turn); positions still count its three bytes.
 //   - Upstream's synthetic <|assistant|> and Rust's str::lines are not
 //     needed: the turns are found in one pass over the text.
+//   - The template's values are given by the Inputs option, Prompty's word
+//     for them, not under ragit's name (tera::Context): in Go, Context
+//     reads as context.Context, which Schema.Ask takes beside them. The
+//     command keeps --context as ragit's name for --inputs.
 package pdl
