@@ -71,7 +71,7 @@ func BenchmarkRender(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := Render(src, Context(ctx)); err != nil {
+			if _, err := Render(src, Inputs(ctx)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -80,7 +80,7 @@ func BenchmarkRender(b *testing.B) {
 		b.SetBytes(int64(size))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := Parse(src, Context(ctx)); err != nil {
+			if _, err := Parse(src, Inputs(ctx)); err != nil {
 				b.Fatal(err)
 			}
 		}

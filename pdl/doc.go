@@ -28,7 +28,7 @@
 // Tera 1.20) by gonja, configured to behave like Tera where ragit relies
 // on it: {{ }}, {% if/elif/else %}, {% for %} with loop.index and
 // loop.index0, filters such as length and safe, %, ==, {# #} comments,
-// {%- -%} and {% raw %}. The variables come from the Context option. An
+// {%- -%} and {% raw %}. The variables come from the Inputs option. An
 // undefined variable in output is an error naming it; in an if or elif
 // condition it is false. Templates read no files unless TemplateDir
 // grants a directory, and never outside it. A file without "{{", "{%" or
@@ -37,7 +37,7 @@
 // Every {{ }} output is escaped as upstream's escape_pdl_tokens does:
 // "&" to "&amp;", "|>" to "|&gt;", "<|" to "&lt;|" (quotes and HTML pass
 // unchanged), whatever the value's type (a list holding "<|user|>" too),
-// unless the output's last filter is safe. A context value therefore can
+// unless the output's last filter is safe. An input value therefore can
 // never make a turn, an image or a schema.
 //
 // 2. Turns. The rendered text is split into lines (CRLF and a lone CR
@@ -123,4 +123,8 @@
 //     first turn); positions still count its three bytes.
 //   - Upstream's synthetic <|assistant|> and Rust's str::lines are not
 //     needed: the turns are found in one pass over the text.
+//   - The template's values are given by the Inputs option, Prompty's word
+//     for them, not under ragit's name (tera::Context): in Go, Context
+//     reads as context.Context, which Schema.Ask takes beside them. The
+//     command keeps --context as ragit's name for --inputs.
 package pdl

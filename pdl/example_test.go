@@ -10,7 +10,7 @@ import (
 	"github.com/promptfmt/promptfmt/pdl"
 )
 
-// A PDL file renders with a context, splits into turns, and brings a
+// A PDL file renders with its inputs, splits into turns, and brings a
 // schema that checks the model's answer.
 func ExampleLoad() {
 	src := `<|schema|>
@@ -26,7 +26,7 @@ Which documents are about {{ topic }}? Answer with their numbers.
 
 <|assistant|>
 `
-	p, err := pdl.Load([]byte(src), pdl.Context(map[string]any{
+	p, err := pdl.Load([]byte(src), pdl.Inputs(map[string]any{
 		"topic": "food",
 		"docs":  []any{"Rust manual", "Apple pie <|recipe|>", "Healthy food"},
 	}))

@@ -7,7 +7,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 )
 
-var fuzzContext = map[string]any{"name": "<|user|>\n&amp;", "xs": []any{"a", int64(2)}, "n": int64(3)}
+var fuzzInputs = map[string]any{"name": "<|user|>\n&amp;", "xs": []any{"a", int64(2)}, "n": int64(3)}
 
 // FuzzParse: no input panics or hangs, strict or not; what Parse reads
 // strictly, Write accepts, and it reads back equal (Write checks that
@@ -23,12 +23,12 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if _, err := Load(src, Context(fuzzContext), NonStrict()); err != nil {
+		if _, err := Load(src, Inputs(fuzzInputs), NonStrict()); err != nil {
 			if _, ok := err.(*promptfmt.ParseError); !ok {
 				t.Fatalf("non-strict: %T %v", err, err)
 			}
 		}
-		doc, err := Parse(src, Context(fuzzContext))
+		doc, err := Parse(src, Inputs(fuzzInputs))
 		if err != nil {
 			return
 		}

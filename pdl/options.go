@@ -6,7 +6,7 @@ import "github.com/promptfmt/promptfmt"
 type Option func(*config)
 
 type config struct {
-	ctx         map[string]any
+	inputs      map[string]any
 	lenient     bool
 	dir         string // media base directory
 	templateDir string // include/import base directory; "" means none
@@ -26,10 +26,11 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// Context gives the template its variables, as ragit's tera::Context does:
-// JSON-like values (string, int64, float64, bool, nil, []any,
-// map[string]any) or Go values the template engine reflects over.
-func Context(ctx map[string]any) Option { return func(c *config) { c.ctx = ctx } }
+// Inputs gives the template its variables, the values it is rendered with
+// (ragit's tera::Context; the command's --inputs, or --context under
+// ragit's name): JSON-like values (string, int64, float64, bool, nil,
+// []any, map[string]any) or Go values the template engine reflects over.
+func Inputs(inputs map[string]any) Option { return func(c *config) { c.inputs = inputs } }
 
 // NonStrict follows upstream's fallbacks instead of failing: a template
 // error makes the unrendered source the text, content before the first

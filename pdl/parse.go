@@ -36,7 +36,7 @@ type Prompt struct {
 	Rendered string
 }
 
-// Parse reads a PDL file: renders its template with the options' Context,
+// Parse reads a PDL file: renders its template with the options' Inputs,
 // splits the text into turns, reads its images and parses its schema. See
 // the package documentation.
 func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {

@@ -52,7 +52,7 @@ func hasTags(src string) bool {
 }
 
 // Render runs the template step of a PDL file: Tera-like Jinja with the
-// options' Context, every {{ }} escaped unless it ends in | safe, an
+// options' Inputs, every {{ }} escaped unless it ends in | safe, an
 // undefined variable an error in output and false in a condition. The
 // result is the text that is split into turns. Line endings are LF.
 func Render(src []byte, opts ...Option) (string, error) {
@@ -73,7 +73,7 @@ func (c *config) render(src string) (string, error) {
 	if !hasTags(src) {
 		return src, nil
 	}
-	out, err := tmpl.Jinja(src, c.ctx, c.tmplOptions())
+	out, err := tmpl.Jinja(src, c.inputs, c.tmplOptions())
 	if err != nil {
 		return "", templateError(src, err)
 	}
@@ -86,7 +86,7 @@ func (c *config) tmplOptions() tmpl.Options {
 	return tmpl.Options{Dir: c.templateDir, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.limits}
 }
 
-// Check reads a file as far as it can without a context: a template (see
+// Check reads a file as far as it can without inputs: a template (see
 // IsTemplate) has its template syntax checked, since its turns depend on
 // the values it is given; any other file is parsed as Parse does. The
 // Document is empty for a template.

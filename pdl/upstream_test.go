@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readContext reads a JSON context as the command does (integers int64).
-func readContext(t testing.TB, name string) map[string]any {
+// readInputs reads a JSON context (the Inputs) as the command does (integers int64).
+func readInputs(t testing.TB, name string) map[string]any {
 	b, err := os.ReadFile(name)
 	require.NoError(t, err)
 	v, err := promptfmt.DecodeJSON(b)
@@ -42,7 +42,7 @@ func TestRagitPrompts(t *testing.T) {
 			require.Equal(t, "What does `rag gc` remove?", doc.Messages[len(doc.Messages)-1].Text())
 		}},
 		{name: "describe_image", roles: "su", schema: "{ extracted_text: str, explanation: str }", check: func(t *testing.T, doc *promptfmt.Document) {
-			require.Equal(t, []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/png", Value: readContext(t, "testdata/contexts/describe_image.json")["image_bytes"].(string)}}, doc.Messages[1].Content)
+			require.Equal(t, []promptfmt.ContentPart{{Kind: promptfmt.KindImage, MediaType: "image/png", Value: readInputs(t, "testdata/contexts/describe_image.json")["image_bytes"].(string)}}, doc.Messages[1].Content)
 		}},
 		{name: "extract_keyword", roles: "suauau", schema: "{ keywords: [str], extra: [str] }", check: func(t *testing.T, doc *promptfmt.Document) {
 			require.Equal(t, "How do I make `rag build` use 8 threads & skip PDFs?", doc.Messages[5].Text())
@@ -61,7 +61,7 @@ func TestRagitPrompts(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := LoadFile("testdata/upstream/prompts/"+tc.name+".pdl", Context(readContext(t, "testdata/contexts/"+tc.name+".json")))
+			p, err := LoadFile("testdata/upstream/prompts/"+tc.name+".pdl", Inputs(readInputs(t, "testdata/contexts/"+tc.name+".json")))
 			require.NoError(t, err)
 			var roles strings.Builder
 			for _, m := range p.Document.Messages {
@@ -128,9 +128,9 @@ func TestUpstreamCases(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			dir := t.TempDir()
 			vars := decode(t, c.Context)
-			ctx := Context(vars)
+			inputs := Inputs(vars)
 			parse := func(opts ...Option) (*Prompt, error) {
-				return Load([]byte(c.PDL), append([]Option{ctx, Dir(dir)}, opts...)...)
+				return Load([]byte(c.PDL), append([]Option{inputs, Dir(dir)}, opts...)...)
 			}
 			switch c.Name {
 			case "media_relative_to_pdl_file":
@@ -210,15 +210,15 @@ func TestUpstreamCases(t *testing.T) {
 				}
 			case "escape_html_passthrough":
 				require.Contains(t, doc.Messages[0].Text(), `<a href="wherever">Hello!</a>`)
-				p, err := Load([]byte(strings.ReplaceAll(c.PDL, "{{content}}", "{{content|safe}}")), ctx)
+				p, err := Load([]byte(strings.ReplaceAll(c.PDL, "{{content}}", "{{content|safe}}")), inputs)
 				require.NoError(t, err)
 				require.Contains(t, p.Document.Messages[0].Text(), `<a href="wherever">Hello!</a>`)
 			case "cli_test4_tera_context":
 				require.Equal(t, "user", doc.Messages[len(doc.Messages)-1].Role, "the empty last <|assistant|> is dropped")
 				require.Contains(t, doc.Messages[0].Text(), "- Bae: 29 years old")
-				_, err := Load([]byte(c.PDL), Context(decode(t, c.BrokenContext)))
+				_, err := Load([]byte(c.PDL), Inputs(decode(t, c.BrokenContext)))
 				require.ErrorContains(t, err, "template")
-				p, err := Load([]byte(c.PDL), Context(decode(t, c.BrokenContext)), NonStrict())
+				p, err := Load([]byte(c.PDL), Inputs(decode(t, c.BrokenContext)), NonStrict())
 				require.NoError(t, err)
 				require.Contains(t, p.Document.Messages[0].Text(), "{{customer1.name}}", "the source as written")
 			case "schema_bool", "schema_yesno", "schema_code", "tasklist_issue17", "cli_test1_schema_object", "cli_test3_plain":

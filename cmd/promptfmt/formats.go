@@ -99,7 +99,7 @@ func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agen
 
 func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
 
-// pdlTemplate is a .pdl file; its context is the inputs.
+// pdlTemplate is a .pdl file; the inputs are what ragit calls its context.
 type pdlTemplate struct {
 	src  []byte
 	dir  string
@@ -113,12 +113,12 @@ func loadPDL(src []byte, dir string) (template, error) {
 	return &pdlTemplate{src: src, dir: dir}, nil
 }
 
-func (t *pdlTemplate) Render(ctx map[string]any) (string, error) {
-	return pdl.Render(t.src, pdl.Context(ctx))
+func (t *pdlTemplate) Render(inputs map[string]any) (string, error) {
+	return pdl.Render(t.src, pdl.Inputs(inputs))
 }
 
-func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
-	p, err := pdl.Load(t.src, pdl.Context(ctx), pdl.Dir(t.dir))
+func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
+	p, err := pdl.Load(t.src, pdl.Inputs(inputs), pdl.Dir(t.dir))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,8 +128,8 @@ func (t *pdlTemplate) Prepare(ctx map[string]any) ([]promptfmt.Message, []prompt
 
 // Document is the whole document, hidden reasoning turns and the schema
 // (Meta[pdl.SchemaKey]) included.
-func (t *pdlTemplate) Document(ctx map[string]any) (*promptfmt.Document, error) {
-	if _, _, err := t.Prepare(ctx); err != nil {
+func (t *pdlTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
+	if _, _, err := t.Prepare(inputs); err != nil {
 		return nil, err
 	}
 	return t.last.Document, nil
