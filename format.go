@@ -7,9 +7,9 @@ import "io"
 // test of content for extensions several formats share, and Parse and
 // Write over this package's model. Each format package exports one as
 // its Format variable; package formats lists them and finds one by name
-// or by file. A format's own settings (stf.DefaultRole, a template's
-// inputs) stay in its package's functions, which Parse and Write call
-// with their defaults.
+// or by file. Parse and Write take the format's options and this
+// package's (File, Limits, FS, OnWarning); another format's option is an
+// error.
 type Format interface {
 	// Name is the format's name, as -f takes it: "stf", "prapti", ...
 	Name() string
@@ -20,6 +20,6 @@ type Format interface {
 	// other that shares one of its extensions: a quick look at the start
 	// of src, not a parse.
 	Sniff(src []byte) bool
-	Parse(src []byte) (*Document, error)
-	Write(w io.Writer, doc *Document) error
+	Parse(src []byte, opts ...Option) (*Document, error)
+	Write(w io.Writer, doc *Document, opts ...Option) error
 }

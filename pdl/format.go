@@ -1,6 +1,7 @@
 package pdl
 
 import (
+	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -26,6 +27,24 @@ func (pdlFormat) Sniff(src []byte) bool {
 	return false
 }
 
-func (pdlFormat) Parse(src []byte) (*promptfmt.Document, error) { return Parse(src) }
+func (pdlFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	if err := notYet(opts); err != nil {
+		return nil, err
+	}
+	return Parse(src)
+}
 
-func (pdlFormat) Write(w io.Writer, doc *promptfmt.Document) error { return Write(w, doc) }
+func (pdlFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if err := notYet(opts); err != nil {
+		return err
+	}
+	return Write(w, doc)
+}
+
+// notYet refuses options until this package's functions take promptfmt.Option.
+func notYet(opts []promptfmt.Option) error {
+	if len(opts) > 0 {
+		return errors.New("pdl: options through Format are not taken yet")
+	}
+	return nil
+}

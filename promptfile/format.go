@@ -2,6 +2,7 @@ package promptfile
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -42,6 +43,24 @@ func (promptfileFormat) Sniff(src []byte) bool {
 	return false
 }
 
-func (promptfileFormat) Parse(src []byte) (*promptfmt.Document, error) { return Parse(src) }
+func (promptfileFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	if err := notYet(opts); err != nil {
+		return nil, err
+	}
+	return Parse(src)
+}
 
-func (promptfileFormat) Write(w io.Writer, doc *promptfmt.Document) error { return Write(w, doc) }
+func (promptfileFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if err := notYet(opts); err != nil {
+		return err
+	}
+	return Write(w, doc)
+}
+
+// notYet refuses options until this package's functions take promptfmt.Option.
+func notYet(opts []promptfmt.Option) error {
+	if len(opts) > 0 {
+		return errors.New("promptfile: options through Format are not taken yet")
+	}
+	return nil
+}

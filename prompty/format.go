@@ -2,6 +2,7 @@ package prompty
 
 import (
 	"bytes"
+	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -32,6 +33,24 @@ func (promptyFormat) Sniff(src []byte) bool {
 	return false
 }
 
-func (promptyFormat) Parse(src []byte) (*promptfmt.Document, error) { return Parse(src) }
+func (promptyFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	if err := notYet(opts); err != nil {
+		return nil, err
+	}
+	return Parse(src)
+}
 
-func (promptyFormat) Write(w io.Writer, doc *promptfmt.Document) error { return Write(w, doc) }
+func (promptyFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if err := notYet(opts); err != nil {
+		return err
+	}
+	return Write(w, doc)
+}
+
+// notYet refuses options until this package's functions take promptfmt.Option.
+func notYet(opts []promptfmt.Option) error {
+	if len(opts) > 0 {
+		return errors.New("prompty: options through Format are not taken yet")
+	}
+	return nil
+}

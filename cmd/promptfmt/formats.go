@@ -164,7 +164,8 @@ func commandFormats() []formatInfo {
 	for _, f := range registry.All() {
 		info := templates[f.Name()]
 		info.name, info.exts, info.ext = f.Name(), f.Extensions(), f.Extensions()[0]
-		info.parse, info.write = f.Parse, f.Write
+		info.parse = func(src []byte) (*promptfmt.Document, error) { return f.Parse(src) }
+		info.write = func(w io.Writer, d *promptfmt.Document) error { return f.Write(w, d) }
 		out = append(out, info)
 	}
 	return out
