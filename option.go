@@ -81,16 +81,13 @@ func ApplyOptions(format string, s *Settings, target any, opts []Option) error {
 	return errors.Join(errs...)
 }
 
-// Finish puts s.File on err's ParseError and on doc's warnings: what a
-// format's Parse returns through.
+// Finish puts s.File on every ParseError in err (joined ones too) and on
+// doc's warnings: what a format's Parse returns through.
 func (s *Settings) Finish(doc *Document, err error) (*Document, error) {
 	if s.File == "" {
 		return doc, err
 	}
-	var pe *ParseError
-	if errors.As(err, &pe) && pe.File == "" {
-		pe.File = s.File
-	}
+	setFile(err, s.File)
 	if doc != nil {
 		for i := range doc.Warnings {
 			if doc.Warnings[i].File == "" {
@@ -99,4 +96,17 @@ func (s *Settings) Finish(doc *Document, err error) (*Document, error) {
 		}
 	}
 	return doc, err
+}
+
+func setFile(err error, file string) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			setFile(e, file)
+		}
+		return
+	}
+	var pe *ParseError
+	if errors.As(err, &pe) && pe.File == "" {
+		pe.File = file
+	}
 }

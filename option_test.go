@@ -28,7 +28,8 @@ func TestApplyOptions(t *testing.T) {
 
 	doc := &Document{Warnings: []Warning{{Format: "stf", Line: 1, Col: 1, Msg: "odd"}}}
 	pe := &ParseError{Format: "stf", Line: 2, Col: 1, Msg: "bad"}
-	_, got := s.Finish(doc, errors.Join(pe))
-	require.Equal(t, "a.stf:2:1: bad", got.Error())
+	pe2 := &ParseError{Format: "stf", Line: 3, Col: 1, Msg: "worse"}
+	_, got := s.Finish(doc, errors.Join(pe, pe2))
+	require.Equal(t, "a.stf:2:1: bad\na.stf:3:1: worse", got.Error())
 	require.Equal(t, "a.stf:1:1: odd", doc.Warnings[0].String())
 }
