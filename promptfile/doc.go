@@ -74,7 +74,7 @@
 // as written; front matter laid out so that a key's line cannot be replaced
 // alone (a flow mapping, a value over several lines) is re-encoded with its
 // comments instead. A hash that does not match the body is refused unless
-// FixOptions.Rehash is set: the mismatch means the body was edited or
+// the Rehash option is given: the mismatch means the body was edited or
 // corrupted, and fixing it silently would hide that.
 //
 // # The prompt store
