@@ -86,7 +86,7 @@
 // the Rehash option is given: the mismatch means the body was edited or
 // corrupted, and fixing it silently would hide that.
 // Decision: without CreatedAt, the time given is the time Fix runs
-// (FixOptions' zero Now stamped the year 1).
+// (never a zero time, the year 1).
 //
 // # The prompt store
 //
