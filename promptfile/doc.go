@@ -15,6 +15,15 @@
 //	Find more precise way to state this instruction:
 //	Discard all HTML tags.
 //
+// Parse, Write, Verify, VerifyHeld and Fix take promptfmt options, as
+// every format's functions do (Format is this package in package formats'
+// table): promptfmt.File names the file in their errors and warnings, and
+// Fix has its own, IDFrom, CreatedAt and Rehash. Decision: an option of
+// another format, and a Fix option given to another function, are errors
+// naming them, never ignored. promptfmt's template options (Limits, FS,
+// OnWarning) are accepted, as by every format, and change nothing: a
+// prompt file has no template.
+//
 // # Reading
 //
 // The file is UTF-8; a leading byte order mark is ignored with a warning.
@@ -74,8 +83,10 @@
 // as written; front matter laid out so that a key's line cannot be replaced
 // alone (a flow mapping, a value over several lines) is re-encoded with its
 // comments instead. A hash that does not match the body is refused unless
-// FixOptions.Rehash is set: the mismatch means the body was edited or
+// the Rehash option is given: the mismatch means the body was edited or
 // corrupted, and fixing it silently would hide that.
+// Decision: without CreatedAt, the time given is the time Fix runs
+// (never a zero time, the year 1).
 //
 // # The prompt store
 //

@@ -12,10 +12,9 @@ import (
 // written.
 func ExampleFix() {
 	src := []byte("---\n# from the notebook\nid: P42\n---\n\nDiscard all HTML tags.\n")
-	out, changes, err := promptfile.Fix(src, promptfile.FixOptions{
-		NewID: func() (string, error) { return "P43", nil }, // a Store's NextID, usually
-		Now:   time.Date(2025, 6, 28, 14, 37, 22, 0, time.UTC),
-	})
+	out, changes, err := promptfile.Fix(src,
+		promptfile.IDFrom(func() (string, error) { return "P43", nil }), // a Store's NextID, usually
+		promptfile.CreatedAt(time.Date(2025, 6, 28, 14, 37, 22, 0, time.UTC)))
 	if err != nil {
 		fmt.Println(err)
 		return

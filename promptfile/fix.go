@@ -13,20 +13,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// FixOptions says how Fix fills in what a file lacks.
-type FixOptions struct {
-	// NewID draws the ID for a file without a well-formed one; usually a
-	// Store's NextID. It is called at most once, and only when needed.
-	NewID func() (string, error)
-	// Now is the created-at of a file without a usable one.
-	Now time.Time
-	// Rehash accepts the body as it is when its hash does not match: the
-	// hash is replaced. Without it Fix refuses, because a mismatch means
-	// the body was edited or corrupted, and fixing it silently would hide
-	// that.
-	Rehash bool
-}
-
 // Fix returns src with its mandatory metadata made complete, and a warning
 // (positioned in src) for each change. Nothing else changes: the body's
 // bytes, the other keys, the comments and the line endings stay as they
@@ -37,18 +23,34 @@ type FixOptions struct {
 //
 // What is repaired, and how:
 //   - prompt-id missing, not P followed by digits, or not a string: a new
-//     ID from NewID. A well-formed id (the seed's spelling) is renamed to
+//     ID, drawn as IDFrom says. A well-formed id (the seed's spelling) is renamed to
 //     prompt-id.
-//   - created-at missing or not a string: Now. A time with another offset
+//   - created-at missing or not a string: CreatedAt's time, or the time
+//     now. A time with another offset
 //     or a space for the T, or a bare date (midnight), is rewritten in UTC;
-//     anything else is replaced by Now.
+//     anything else is replaced as a missing one is.
 //   - sha1-hash missing or not a string: the body's hash. A hash cut short
 //     (a prefix of the body's hash, at least 7 digits, as in the seed's
 //     example) is completed. A mismatch, or a malformed hash that is not a
-//     prefix, is an error unless Rehash is set.
+//     prefix, is an error unless the Rehash option is given.
 //
 // A file that is already complete comes back unchanged, with no warnings.
-func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
+// Fix takes IDFrom, CreatedAt and Rehash, and promptfmt.File, which names
+// the file in the error and the warnings.
+func Fix(src []byte, opts ...promptfmt.Option) ([]byte, []promptfmt.Warning, error) {
+	c, err := options("promptfile.Fix", true, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, changes, err := fix(src, c)
+	if c.File != "" {
+		doc, _ := c.Finish(&promptfmt.Document{Warnings: changes}, err)
+		changes = doc.Warnings
+	}
+	return out, changes, err
+}
+
+func fix(src []byte, opts *config) ([]byte, []promptfmt.Warning, error) {
 	f, err := parse(src)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +76,7 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 		values[2] = sum
 		changed(2, "sha1-hash %s, cut short, completed as %s", hash.text, sum)
 	case hash.state == malformed || hash.state == mismatch:
-		if !opts.Rehash {
+		if !opts.rehash {
 			return nil, nil, promptfmt.Errorf(format, src, f.offset(hash),
 				"sha1-hash %s does not match the body, which hashes to %s: the body was edited or corrupted (if the edit was meant, rehash: promptfmt promptfile fix -rehash)", hash.text, sum)
 		}
@@ -87,10 +89,10 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 		values[0] = id.text
 		changed(0, "id renamed prompt-id")
 	case id.state != fine:
-		if opts.NewID == nil {
-			return nil, nil, fmt.Errorf("promptfile: Fix needs FixOptions.NewID to give %s an ID", describe(id))
+		if opts.newID == nil {
+			return nil, nil, fmt.Errorf("promptfile: Fix needs the option promptfile.IDFrom to give %s an ID", describe(id))
 		}
-		if values[0], err = opts.NewID(); err != nil {
+		if values[0], err = opts.newID(); err != nil {
 			return nil, nil, err
 		}
 		changed(0, "%s set to %s", describe(id), values[0])
@@ -101,7 +103,11 @@ func Fix(src []byte, opts FixOptions) ([]byte, []promptfmt.Warning, error) {
 			values[1] = t
 			changed(1, "created-at %q rewritten in UTC as %s", created.text, t)
 		} else {
-			values[1] = Now(opts.Now)
+			now := opts.now
+			if now.IsZero() {
+				now = time.Now()
+			}
+			values[1] = Timestamp(now)
 			changed(1, "%s set to %s (now)", describe(created), values[1])
 		}
 	}

@@ -15,11 +15,15 @@ import (
 var fixNow = time.Date(2026, 11, 21, 9, 30, 0, 0, time.FixedZone("CET", 3600))
 
 // fixOpts hands out P7 and counts how often it was asked.
-func fixOpts(rehash bool, calls *int) FixOptions {
-	return FixOptions{Now: fixNow, Rehash: rehash, NewID: func() (string, error) {
+func fixOpts(rehash bool, calls *int) []promptfmt.Option {
+	opts := []promptfmt.Option{CreatedAt(fixNow), IDFrom(func() (string, error) {
 		*calls++
 		return "P7", nil
-	}}
+	})}
+	if rehash {
+		opts = append(opts, Rehash())
+	}
+	return opts
 }
 
 func TestFix(t *testing.T) {
@@ -93,7 +97,7 @@ func TestFix(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			calls := 0
-			out, changes, err := Fix([]byte(tt.in), fixOpts(tt.rehash, &calls))
+			out, changes, err := Fix([]byte(tt.in), fixOpts(tt.rehash, &calls)...)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, string(out))
 			var got []string
@@ -110,7 +114,7 @@ func TestFix(t *testing.T) {
 			in, _ := Parse([]byte(tt.in))
 			fixed, _ := Parse(out)
 			assert.Equal(t, in.Messages[0].Text(), fixed.Messages[0].Text(), "body")
-			again, changes, err := Fix(out, fixOpts(false, &calls))
+			again, changes, err := Fix(out, fixOpts(false, &calls)...)
 			require.NoError(t, err)
 			assert.Equal(t, string(out), string(again), "fixing twice")
 			assert.Empty(t, changes)
@@ -128,7 +132,7 @@ func TestFixRefuses(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			calls := 0
-			_, _, err := Fix([]byte(in), fixOpts(false, &calls))
+			_, _, err := Fix([]byte(in), fixOpts(false, &calls)...)
 			var pe *promptfmt.ParseError
 			require.True(t, errors.As(err, &pe), "%v", err)
 			assert.Equal(t, 4, pe.Line)
@@ -139,12 +143,12 @@ func TestFixRefuses(t *testing.T) {
 }
 
 func TestFixErrors(t *testing.T) {
-	_, _, err := Fix([]byte("---\nprompt-id: [\n---\nbody\n"), FixOptions{})
+	_, _, err := Fix([]byte("---\nprompt-id: [\n---\nbody\n"))
 	var pe *promptfmt.ParseError
 	require.True(t, errors.As(err, &pe), "%v", err)
-	_, _, err = Fix([]byte("body\n"), FixOptions{})
-	assert.ErrorContains(t, err, "NewID")
-	_, _, err = Fix([]byte("body\n"), FixOptions{NewID: func() (string, error) { return "", errors.New("store is locked") }})
+	_, _, err = Fix([]byte("body\n"))
+	assert.ErrorContains(t, err, "promptfile.IDFrom")
+	_, _, err = Fix([]byte("body\n"), IDFrom(func() (string, error) { return "", errors.New("store is locked") }))
 	assert.ErrorContains(t, err, "store is locked")
 }
 
@@ -157,7 +161,7 @@ func FuzzFix(f *testing.F) {
 	f.Add([]byte("no front matter\n---\n"), false)
 	f.Fuzz(func(t *testing.T, src []byte, rehash bool) {
 		calls := 0
-		out, _, err := Fix(src, fixOpts(rehash, &calls))
+		out, _, err := Fix(src, fixOpts(rehash, &calls)...)
 		if err != nil {
 			return
 		}
@@ -169,7 +173,7 @@ func FuzzFix(f *testing.F) {
 		if in.Messages[0].Text() != fixed.Messages[0].Text() {
 			t.Fatalf("Fix changed the body: %q", out)
 		}
-		if again, changes, err := Fix(out, fixOpts(false, &calls)); err != nil || string(again) != string(out) || len(changes) > 0 {
+		if again, changes, err := Fix(out, fixOpts(false, &calls)...); err != nil || string(again) != string(out) || len(changes) > 0 {
 			t.Fatalf("fixing again: %v, %v\n%q", err, changes, again)
 		}
 	})
@@ -186,7 +190,7 @@ func TestFixWide(t *testing.T) {
 	b.WriteString("prompt-id: 42\n---\n")
 	b.WriteString(strings.Repeat("body line\n", 500_000))
 	calls := 0
-	out, changes, err := Fix([]byte(b.String()), fixOpts(false, &calls))
+	out, changes, err := Fix([]byte(b.String()), fixOpts(false, &calls)...)
 	require.NoError(t, err)
 	assert.Len(t, changes, 3)
 	require.NoError(t, Verify(out))

@@ -2,7 +2,6 @@ package promptfile
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -44,23 +43,9 @@ func (promptfileFormat) Sniff(src []byte) bool {
 }
 
 func (promptfileFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	if err := notYet(opts); err != nil {
-		return nil, err
-	}
-	return Parse(src)
+	return Parse(src, opts...)
 }
 
 func (promptfileFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
-	if err := notYet(opts); err != nil {
-		return err
-	}
-	return Write(w, doc)
-}
-
-// notYet refuses options until this package's functions take promptfmt.Option.
-func notYet(opts []promptfmt.Option) error {
-	if len(opts) > 0 {
-		return errors.New("promptfile: options through Format are not taken yet")
-	}
-	return nil
+	return Write(w, doc, opts...)
 }

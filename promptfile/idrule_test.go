@@ -159,14 +159,14 @@ func TestStoreHoldsBothIDs(t *testing.T) {
 // Fix does not choose between two IDs: it refuses, and draws none.
 func TestFixRefusesTwoIDs(t *testing.T) {
 	drawn := 0
-	_, _, err := Fix([]byte(idFile("prompt-id: P1\nid: P2\n")), FixOptions{NewID: func() (string, error) { drawn++; return "P9", nil }})
+	_, _, err := Fix([]byte(idFile("prompt-id: P1\nid: P2\n")), IDFrom(func() (string, error) { drawn++; return "P9", nil }))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `promptfile:3:5: id "P2" and prompt-id "P1": which ID the prompt holds is for you to decide`)
 	assert.Zero(t, drawn)
-	_, _, err = Fix([]byte(idFile("prompt-id: bad\nid: P2\n")), FixOptions{NewID: func() (string, error) { drawn++; return "P9", nil }})
+	_, _, err = Fix([]byte(idFile("prompt-id: bad\nid: P2\n")), IDFrom(func() (string, error) { drawn++; return "P9", nil }))
 	require.Error(t, err)
 	assert.Zero(t, drawn)
-	out, _, err := Fix([]byte(idFile("prompt-id: P2\nid: P02\n")), FixOptions{})
+	out, _, err := Fix([]byte(idFile("prompt-id: P2\nid: P02\n")))
 	require.NoError(t, err, "one ID, spelt twice")
 	assert.NoError(t, Verify(out))
 }

@@ -48,23 +48,41 @@ func Hash(body string) string {
 // MetaNode its YAML), and its one message, of role user, holds the body
 // exactly as hashed. Missing or malformed mandatory keys and a body that
 // does not match its hash are warnings; see the package documentation.
-func Parse(src []byte) (*promptfmt.Document, error) {
-	f, err := parse(src)
+// promptfmt.File names the file in the error and the warnings.
+func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	c, err := options("promptfile.Parse", false, opts)
 	if err != nil {
 		return nil, err
 	}
-	return f.doc, nil
+	f, err := parse(src)
+	if err != nil {
+		return c.Finish(nil, err)
+	}
+	return c.Finish(f.doc, nil)
 }
 
 // Verify reports whether src is an intact prompt file: every mandatory key
 // present and well formed, and the body's hash equal to sha1-hash. It
-// returns nil or the problems, each a *promptfmt.ParseError, joined.
-func Verify(src []byte) error {
+// returns nil or the problems, each a *promptfmt.ParseError, joined;
+// promptfmt.File names the file in each.
+func Verify(src []byte, opts ...promptfmt.Option) error {
+	_, err := verify("promptfile.Verify", src, opts)
+	return err
+}
+
+// verify is Verify, returning the file read for VerifyHeld.
+func verify(fn string, src []byte, opts []promptfmt.Option) (*file, error) {
+	c, err := options(fn, false, opts)
+	if err != nil {
+		return nil, err
+	}
 	f, err := parse(src)
 	if err != nil {
-		return err
+		_, err = c.Finish(nil, err)
+		return nil, err
 	}
-	return errors.Join(f.failures...)
+	c.nameFile(f.failures)
+	return f, errors.Join(f.failures...)
 }
 
 // IsID reports whether id is a well-formed prompt ID: P followed by digits.

@@ -235,9 +235,9 @@ type HeldID struct {
 
 // VerifyHeld is Verify, and also returns the ID the file holds, so that a
 // caller verifying many files can find two holding one ID (DuplicateIDs).
-func VerifyHeld(src []byte) (HeldID, error) {
-	f, err := parse(src)
-	if err != nil {
+func VerifyHeld(src []byte, opts ...promptfmt.Option) (HeldID, error) {
+	f, err := verify("promptfile.VerifyHeld", src, opts)
+	if f == nil {
 		return HeldID{}, err
 	}
 	var h HeldID
@@ -245,7 +245,7 @@ func VerifyHeld(src []byte) (HeldID, error) {
 		h.ID, h.Key = c.text, c.name
 		h.Line, h.Col = promptfmt.Position(src, f.offset(c))
 	}
-	return h, errors.Join(f.failures...)
+	return h, err
 }
 
 // DuplicateIDs groups the indices of ids that name one prompt (compared as
@@ -295,7 +295,7 @@ func (s *Store) Create(body string, meta map[string]any) (string, error) {
 // Add stores doc, which Write must accept, as a new prompt: converting a
 // file into the store. It draws a new ID, writes the file as
 // P<n>.prompt, and returns its path and the changes made to mandatory keys
-// doc already had (see Stamp). A document Write refuses spends no ID.
+// doc already had (the package documentation's Decision on converting). A document Write refuses spends no ID.
 func (s *Store) Add(doc *promptfmt.Document, now time.Time) (path string, changes []promptfmt.Change, err error) {
 	out, id, changes, err := s.Issue(doc, now)
 	if err != nil {
@@ -310,7 +310,7 @@ func (s *Store) Add(doc *promptfmt.Document, now time.Time) (path string, change
 // convert to standard output). The ID is spent all the same, so the store
 // never hands it out again.
 func (s *Store) Issue(doc *promptfmt.Document, now time.Time) (file []byte, id string, changes []promptfmt.Change, err error) {
-	stamped, changes := Stamp(doc, "P1", now)
+	stamped, changes := stamp(doc, "P1", now)
 	if err := Write(io.Discard, stamped); err != nil {
 		return nil, "", nil, err
 	}
@@ -325,7 +325,7 @@ func (s *Store) Issue(doc *promptfmt.Document, now time.Time) (file []byte, id s
 	return out.Bytes(), id, changes, nil
 }
 
-// Stamp returns a copy of doc with the mandatory keys a prompt in a store
+// stamp returns a copy of doc with the mandatory keys a prompt in a store
 // has (the package documentation's Decision on converting): prompt-id id,
 // created-at kept when doc has a well-formed one and else now, and
 // sha1-hash the hash of the body (its one message's text). A prompt-id
@@ -334,7 +334,7 @@ func (s *Store) Issue(doc *promptfmt.Document, now time.Time) (file []byte, id s
 // a malformed created-at and a sha1-hash that is not the body's are
 // replaced. Each of these is returned as a change, so a converter can say
 // what it did.
-func Stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Document, []promptfmt.Change) {
+func stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Document, []promptfmt.Change) {
 	out := *doc
 	out.Meta = make(map[string]any, len(doc.Meta)+3)
 	for k, v := range doc.Meta {
@@ -361,10 +361,10 @@ func Stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Docume
 	if v, ok := out.Meta[KeyCreated]; ok {
 		if c, _ := v.(string); !timePattern.MatchString(c) || !validTime(c) {
 			change("created-at is an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "replaced created-at %s by the time now", value(v))
-			out.Meta[KeyCreated] = Now(now)
+			out.Meta[KeyCreated] = Timestamp(now)
 		}
 	} else {
-		out.Meta[KeyCreated] = Now(now)
+		out.Meta[KeyCreated] = Timestamp(now)
 	}
 	var body string
 	if len(out.Messages) == 1 {
@@ -380,5 +380,5 @@ func Stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Docume
 	return &out, changes
 }
 
-// Now returns t as a created-at value: UTC, to the second.
-func Now(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+// Timestamp returns t as a created-at value: UTC, to the second.
+func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }

@@ -24,8 +24,11 @@ import (
 // reading skips, a body not in canonical form: LF line endings and a final
 // LF) is an error naming each thing, and nothing is written. For a body
 // not in canonical form the error's Nearest holds that form, which Adapt
-// uses.
-func Write(w io.Writer, doc *promptfmt.Document) error {
+// uses. Write has no option of its own.
+func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if _, err := options("promptfile.Write", false, opts); err != nil {
+		return err
+	}
 	errs := promptfmt.CommentErrors(doc, format)
 	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}

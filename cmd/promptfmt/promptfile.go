@@ -138,11 +138,11 @@ func (c *cli) runPromptfileFix(args []string) int {
 		if storeDir == "" {
 			storeDir = filepath.Dir(name)
 		}
-		out, changes, err := promptfile.Fix(src, promptfile.FixOptions{
-			NewID:  func() (string, error) { return stores.nextID(storeDir) },
-			Now:    now,
-			Rehash: *rehash,
-		})
+		opts := []promptfmt.Option{promptfile.IDFrom(func() (string, error) { return stores.nextID(storeDir) }), promptfile.CreatedAt(now)}
+		if *rehash {
+			opts = append(opts, promptfile.Rehash())
+		}
+		out, changes, err := promptfile.Fix(src, opts...)
 		if err != nil {
 			c.report(in, err)
 			return exitInvalid
