@@ -280,7 +280,7 @@ func (p *parser) readSchema(sep, start int, raw string) error {
 		p.doc.Meta = map[string]any{}
 	}
 	p.doc.Meta[SchemaKey] = text
-	sc, err := schema.Parse(raw)
+	sc, err := schema.Parse([]byte(raw))
 	if err != nil {
 		pe, ok := err.(*promptfmt.ParseError)
 		if !ok {

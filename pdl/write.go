@@ -74,7 +74,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		case hasSeparatorLine(s):
 			fail(-1, promptfmt.ThingMeta, "a schema with a line that reads as a turn separator").Key = SchemaKey
 		default:
-			if _, err := schema.Parse(s); err != nil {
+			if _, err := schema.Parse([]byte(s)); err != nil {
 				fail(-1, promptfmt.ThingMeta, "a schema that does not parse: %v", err).Key = SchemaKey
 			}
 			turn("schema", protect(strings.TrimSpace(s)))
