@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	registry "github.com/promptfmt/promptfmt/formats"
+	"github.com/promptfmt/promptfmt/internal/confined"
 	"github.com/promptfmt/promptfmt/pdl"
 	"github.com/promptfmt/promptfmt/prompty"
 )
@@ -118,7 +119,7 @@ func (t *pdlTemplate) Render(inputs map[string]any) (string, error) {
 }
 
 func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
-	p, err := pdl.Load(t.src, pdl.Inputs(inputs), pdl.Dir(t.dir))
+	p, err := pdl.Load(t.src, pdl.Inputs(inputs), promptfmt.FS(confined.DirFS(t.dir)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,7 +155,7 @@ var formats = commandFormats()
 func commandFormats() []formatInfo {
 	templates := map[string]formatInfo{
 		"pdl": {
-			parseIn:    func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, pdl.Dir(dir)) },
+			parseIn:    func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, promptfmt.FS(confined.DirFS(dir))) },
 			load:       loadPDL,
 			isTemplate: pdl.IsTemplate,
 		},
