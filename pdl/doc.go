@@ -4,6 +4,15 @@
 // must match. The schema language and the answer check are in package
 // pdl/schema.
 //
+// Every function takes the same options, promptfmt.Option: this package's
+// (Inputs, NonStrict, MaxMediaSize) and those of every format
+// (promptfmt.File names the file on errors and warnings, promptfmt.Limits
+// bounds the template's work, promptfmt.FS is where images and includes
+// are read, promptfmt.OnWarning is told each warning); another format's
+// option is an error. Load reads bytes, LoadFile(fsys, name) a file of a
+// file system; Parse is Load's Document, and Format is the package as a
+// promptfmt.Format.
+//
 //	<|schema|>
 //
 //	[int { min: 1, max: {{ documents | length }} }]
@@ -30,9 +39,10 @@
 // loop.index0, filters such as length and safe, %, ==, {# #} comments,
 // {%- -%} and {% raw %}. The variables come from the Inputs option. An
 // undefined variable in output is an error naming it; in an if or elif
-// condition it is false. Templates read no files unless TemplateDir
-// grants a directory, and never outside it. A file without "{{", "{%" or
-// "{#" renders to itself and skips the engine.
+// condition it is false. Include, import and extends read from the
+// promptfmt.FS option's file system as media do (see below); without one,
+// templates read no files. A file without "{{", "{%" or "{#" renders to
+// itself and skips the engine.
 //
 // Every {{ }} output is escaped as upstream's escape_pdl_tokens does:
 // "&" to "&amp;", "|>" to "|&gt;", "<|" to "&lt;|" (quotes and HTML pass
@@ -62,11 +72,12 @@
 // parts are then unescaped ("&lt;" to "<", "&gt;" to ">", "&amp;" to "&"),
 // so an author writes &lt;|user|&gt; for a literal "<|user|>".
 //   - media(path): the image type comes from the extension (png, jpg,
-//     jpeg, gif, webp, svg; any case). The path is relative to the Dir
-//     option (LoadFile: the file's directory) and may not leave it: no
-//     absolute path, no ".." out, no symbolic link out, unless
-//     AnyMediaPath is given. At most MaxMediaSize bytes (20 MB by default)
-//     are read. Without a directory, media cannot be read.
+//     jpeg, gif, webp, svg; any case). The file is read from the
+//     promptfmt.FS option's file system, the path relative to its root
+//     (LoadFile: to the file's directory), and may not leave it: no
+//     absolute path, no ".." above its root. At most MaxMediaSize bytes
+//     (20 MB by default) are read. Without a file system, media cannot be
+//     read.
 //   - raw_media(type:base64): type as above; the data is standard base64
 //     with padding, no white space (as upstream's base64 STANDARD).
 //   - Image contents are never checked, as upstream.
@@ -127,4 +138,13 @@
 //     for them, not under ragit's name (tera::Context): in Go, Context
 //     reads as context.Context, which Schema.Ask takes beside them. The
 //     command keeps --context as ragit's name for --inputs.
+//   - Files are read through an fs.FS (promptfmt.FS, or LoadFile's), so
+//     an embed.FS works and confinement is the file system's: os.DirFS
+//     follows a symbolic link out of its directory, os.Root.FS does not
+//     (the command refuses such links). A path may climb with ".." as far
+//     as the file system's root, so upstream's media(../images/x.webp)
+//     beside a prompts directory reads when the file system holds both.
+//     The former AnyMediaPath (any file the process can read, absolute
+//     paths too) is gone: an fs.FS has no names outside it; a caller that
+//     trusts its files gives a file system that holds them.
 package pdl

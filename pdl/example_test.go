@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"testing/fstest"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/pdl"
@@ -53,6 +54,33 @@ Which documents are about {{ topic }}? Answer with their numbers.
 	// schema: [int { min: 1, max: 3 }]
 	// [2 3] <nil>
 	// The second value of your output is too big. Make sure that the value is at most 3.
+}
+
+// The images a file names are read through an fs.FS (os.DirFS(dir), an
+// embed.FS, or here a map): with LoadFile relative to the file's
+// directory, and never out of the file system.
+func ExampleLoadFile() {
+	fsys := fstest.MapFS{
+		"prompts/describe.pdl": {Data: []byte("<|user|>\n\nWhat is in this picture?\n<|media(../images/cat.png)|>\n")},
+		"images/cat.png":       {Data: []byte("\x89PNG\r\n\x1a\n")},
+	}
+	p, err := pdl.LoadFile(fsys, "prompts/describe.pdl")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, part := range p.Document.Messages[0].Content {
+		fmt.Printf("%s %s %q\n", part.Kind, part.MediaType, part.Value)
+	}
+
+	// Load reads the names from the file system's root; this one climbs
+	// out of it.
+	_, err = pdl.Load([]byte("<|user|>\n<|media(../cat.png)|>"), promptfmt.FS(fsys), promptfmt.File("inline.pdl"))
+	fmt.Println(err)
+	// Output:
+	// text  "What is in this picture?\n"
+	// image image/png "iVBORw0KGgo="
+	// inline.pdl:2:1: media(../cat.png): ../cat.png: path is outside allowed roots (the base directory)
 }
 
 // Write turns a conversation into canonical PDL; text that would read as

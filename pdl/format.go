@@ -1,7 +1,6 @@
 package pdl
 
 import (
-	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -28,23 +27,9 @@ func (pdlFormat) Sniff(src []byte) bool {
 }
 
 func (pdlFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	if err := notYet(opts); err != nil {
-		return nil, err
-	}
-	return Parse(src)
+	return Parse(src, opts...)
 }
 
 func (pdlFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
-	if err := notYet(opts); err != nil {
-		return err
-	}
-	return Write(w, doc)
-}
-
-// notYet refuses options until this package's functions take promptfmt.Option.
-func notYet(opts []promptfmt.Option) error {
-	if len(opts) > 0 {
-		return errors.New("pdl: options through Format are not taken yet")
-	}
-	return nil
+	return Write(w, doc, opts...)
 }

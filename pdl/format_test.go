@@ -2,6 +2,7 @@ package pdl
 
 import (
 	"io"
+	"os"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/formattest"
@@ -12,3 +13,6 @@ var thisFormat = formattest.Format{
 	Parse: func(b []byte) (*promptfmt.Document, error) { return Parse(b) },
 	Write: func(w io.Writer, d *promptfmt.Document) error { return Write(w, d) },
 }
+
+// testdata is this package's test files, as LoadFile reads them.
+var testdata = os.DirFS("testdata")

@@ -4,9 +4,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -135,22 +134,13 @@ func (p *parser) media(name string) (promptfmt.ContentPart, error) {
 	if err != nil {
 		return promptfmt.ContentPart{}, fmt.Errorf("media(%s): %v", name, err)
 	}
-	var b []byte
-	switch {
-	case p.c.anyPath:
-		full := name
-		if !filepath.IsAbs(name) {
-			full = filepath.Join(p.c.dir, name)
-		}
-		b, err = confined.ReadFileAnywhere(full, p.c.maxMedia)
-	case p.c.dir == "":
-		err = fmt.Errorf("%s: images cannot be read here (no base directory: use LoadFile or the Dir option)", name)
-	default:
-		b, err = confined.ReadFile(p.c.dir, name, p.c.maxMedia)
+	if p.c.FS == nil {
+		return promptfmt.ContentPart{}, fmt.Errorf("media(%s): images cannot be read here (no file system: use LoadFile or the promptfmt.FS option)", name)
 	}
+	b, err := confined.ReadFS(p.c.FS, p.c.base, name, p.c.maxMedia)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			err = fmt.Errorf("%s: no such file in %s", name, p.c.dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%s: no such file", path.Join(p.c.base, name))
 		}
 		return promptfmt.ContentPart{}, fmt.Errorf("media(%s): %v", name, err)
 	}

@@ -1,8 +1,8 @@
 package pdl
 
 import (
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"strings"
 	"unicode"
 
@@ -39,7 +39,7 @@ type Prompt struct {
 // Parse reads a PDL file: renders its template with the options' Inputs,
 // splits the text into turns, reads its images and parses its schema. See
 // the package documentation.
-func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
+func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	p, err := Load(src, opts...)
 	if err != nil {
 		return nil, err
@@ -47,19 +47,61 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 	return p.Document, nil
 }
 
-// LoadFile is Load of the file at path, with images read relative to its
-// directory unless Dir says otherwise.
-func LoadFile(path string, opts ...Option) (*Prompt, error) {
-	src, err := os.ReadFile(path)
+// LoadFile is Load of the file name in fsys: the files its images and
+// includes name are read from fsys too, relative to name's directory (and
+// never out of fsys), and errors and warnings name the file unless the
+// File option names it otherwise. A promptfmt.FS option is overridden by
+// fsys.
+func LoadFile(fsys fs.FS, name string, opts ...promptfmt.Option) (*Prompt, error) {
+	c, err := newConfig(append([]promptfmt.Option{promptfmt.File(name)}, opts...))
 	if err != nil {
 		return nil, err
 	}
-	return Load(src, append([]Option{Dir(filepath.Dir(path))}, opts...)...)
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	c.FS, c.base = fsys, path.Dir(name)
+	return c.load(src)
 }
 
-// Load is Parse, returning the parsed schema and rendered text too.
-func Load(src []byte, opts ...Option) (*Prompt, error) {
-	c := newConfig(opts)
+// Load is Parse, returning the parsed schema and rendered text too. The
+// images and includes the template names are read from the promptfmt.FS
+// option's file system (relative to its root); without it, none can be.
+func Load(src []byte, opts ...promptfmt.Option) (*Prompt, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.load(src)
+}
+
+// load is Load with the options applied: errors and warnings get the
+// File, and OnWarning is told each warning.
+func (c *config) load(src []byte) (*Prompt, error) {
+	p, err := c.loadDoc(src)
+	var doc *promptfmt.Document
+	if p != nil {
+		doc = p.Document
+	}
+	if _, err := c.Finish(doc, err); err != nil {
+		return nil, err
+	}
+	c.tell(doc)
+	return p, nil
+}
+
+// tell gives OnWarning each of doc's warnings.
+func (c *config) tell(doc *promptfmt.Document) {
+	if c.OnWarning == nil || doc == nil {
+		return
+	}
+	for _, w := range doc.Warnings {
+		c.OnWarning(w)
+	}
+}
+
+func (c *config) loadDoc(src []byte) (*Prompt, error) {
 	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
 		return nil, err
 	}
@@ -67,7 +109,7 @@ func Load(src []byte, opts ...Option) (*Prompt, error) {
 	// warning, and positions still count it (as every format's do).
 	bom := lines.SkipBOM(src)
 	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
-	p := &parser{c: &c, s: s, doc: &promptfmt.Document{}}
+	p := &parser{c: c, s: s, doc: &promptfmt.Document{}}
 	if bom > 0 {
 		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf("pdl", src, 0, lines.BOMWarning))
 	}
@@ -280,7 +322,7 @@ func (p *parser) readSchema(sep, start int, raw string) error {
 		p.doc.Meta = map[string]any{}
 	}
 	p.doc.Meta[SchemaKey] = text
-	sc, err := schema.Parse(raw)
+	sc, err := schema.Parse([]byte(raw))
 	if err != nil {
 		pe, ok := err.(*promptfmt.ParseError)
 		if !ok {

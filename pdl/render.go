@@ -55,16 +55,21 @@ func hasTags(src string) bool {
 // options' Inputs, every {{ }} escaped unless it ends in | safe, an
 // undefined variable an error in output and false in a condition. The
 // result is the text that is split into turns. Line endings are LF.
-func Render(src []byte, opts ...Option) (string, error) {
-	c := newConfig(opts)
+func Render(src []byte, opts ...promptfmt.Option) (string, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return "", err
+	}
 	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+		_, err = c.Finish(nil, err)
 		return "", err
 	}
 	bom := lines.SkipBOM(src)
 	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
 	out, err := c.render(s.norm)
 	if err != nil {
-		return "", s.templateError(err)
+		_, err = c.Finish(nil, s.templateError(err))
+		return "", err
 	}
 	return out, nil
 }
@@ -83,21 +88,37 @@ func (c *config) render(src string) (string, error) {
 // tmplOptions configure the engine to behave like Tera where ragit relies
 // on it.
 func (c *config) tmplOptions() tmpl.Options {
-	return tmpl.Options{Dir: c.templateDir, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.limits}
+	return tmpl.Options{FS: c.FS, Base: c.base, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.Limits}
 }
 
 // Check reads a file as far as it can without inputs: a template (see
 // IsTemplate) has its template syntax checked, since its turns depend on
 // the values it is given; any other file is parsed as Parse does. The
 // Document is empty for a template.
-func Check(src []byte, opts ...Option) (*promptfmt.Document, error) {
-	if !IsTemplate(src) {
-		return Parse(src, opts...)
+func Check(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
 	}
+	if !IsTemplate(src) {
+		p, err := c.load(src)
+		if err != nil {
+			return nil, err
+		}
+		return p.Document, nil
+	}
+	doc, err := c.Finish(c.check(src))
+	if err != nil {
+		return nil, err
+	}
+	c.tell(doc)
+	return doc, nil
+}
+
+func (c *config) check(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
 		return nil, err
 	}
-	c := newConfig(opts)
 	bom := lines.SkipBOM(src)
 	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
 	if err := tmpl.CompileJinja(s.norm, c.tmplOptions()); err != nil {

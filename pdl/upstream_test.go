@@ -61,7 +61,7 @@ func TestRagitPrompts(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := LoadFile("testdata/upstream/prompts/"+tc.name+".pdl", Inputs(readInputs(t, "testdata/contexts/"+tc.name+".json")))
+			p, err := LoadFile(testdata, "upstream/prompts/"+tc.name+".pdl", Inputs(readInputs(t, "testdata/contexts/"+tc.name+".json")))
 			require.NoError(t, err)
 			var roles strings.Builder
 			for _, m := range p.Document.Messages {
@@ -87,7 +87,7 @@ func TestRagitPrompts(t *testing.T) {
 		})
 	}
 	// summarize_chunks.pdl is one comment: empty, as upstream says.
-	_, err := LoadFile("testdata/upstream/prompts/summarize_chunks.pdl")
+	_, err := LoadFile(testdata, "upstream/prompts/summarize_chunks.pdl")
 	require.ErrorContains(t, err, "A pdl file is empty.")
 }
 
@@ -129,27 +129,26 @@ func TestUpstreamCases(t *testing.T) {
 			dir := t.TempDir()
 			vars := decode(t, c.Context)
 			inputs := Inputs(vars)
-			parse := func(opts ...Option) (*Prompt, error) {
-				return Load([]byte(c.PDL), append([]Option{inputs, Dir(dir)}, opts...)...)
+			parse := func(opts ...promptfmt.Option) (*Prompt, error) {
+				return Load([]byte(c.PDL), append([]promptfmt.Option{inputs, promptfmt.FS(os.DirFS(dir))}, opts...)...)
 			}
 			switch c.Name {
 			case "media_relative_to_pdl_file":
 				// Upstream reads ../images/ from the file's directory. We
-				// confine media to the base directory unless allowed.
+				// confine media to the file system given.
 				pdlDir := filepath.Join(dir, "pdl")
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "images"), 0o755))
 				require.NoError(t, os.MkdirAll(pdlDir, 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "images", "sample.webp"), webp, 0o644))
 				file := filepath.Join(pdlDir, "sample1.pdl")
 				require.NoError(t, os.WriteFile(file, []byte(c.PDL), 0o644))
-				_, err := LoadFile(file)
-				require.ErrorContains(t, err, "outside", "deviation: confined by default")
-				p, err := LoadFile(file, AnyMediaPath())
+				_, err := LoadFile(os.DirFS(pdlDir), "sample1.pdl")
+				require.ErrorContains(t, err, "outside", "deviation: confined to the file system")
+				p, err := LoadFile(os.DirFS(dir), "pdl/sample1.pdl") // one that holds both
 				require.NoError(t, err)
 				requireImageMessage(t, p, webp, "image/webp")
-				p, err = LoadFile(file, Dir(dir)) // or a base directory that holds both
-				require.Error(t, err, "the path still climbs out of the base directory")
-				_ = p
+				_, err = Load([]byte(c.PDL), promptfmt.FS(os.DirFS(dir)))
+				require.ErrorContains(t, err, "outside", "Load reads from the root of the file system")
 				return
 			case "media_relative_to_cwd":
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "__tmp_pdl_test", "images"), 0o755))

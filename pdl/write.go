@@ -30,8 +30,12 @@ import (
 // trimmed), and an order of turns strict reading refuses. An empty last
 // message is followed by an empty <|assistant|> turn, as in ragit's
 // prompts, since reading drops an empty last turn. The result is read back before it is
-// written, so what Write accepts, Parse returns unchanged.
-func Write(w io.Writer, doc *promptfmt.Document) error {
+// written, so what Write accepts, Parse returns unchanged. PDL has no
+// option for writing; another format's option is an error.
+func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if _, err := newConfig(opts); err != nil {
+		return err
+	}
 	out, err := write(doc)
 	if err != nil {
 		return err
@@ -74,7 +78,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		case hasSeparatorLine(s):
 			fail(-1, promptfmt.ThingMeta, "a schema with a line that reads as a turn separator").Key = SchemaKey
 		default:
-			if _, err := schema.Parse(s); err != nil {
+			if _, err := schema.Parse([]byte(s)); err != nil {
 				fail(-1, promptfmt.ThingMeta, "a schema that does not parse: %v", err).Key = SchemaKey
 			}
 			turn("schema", protect(strings.TrimSpace(s)))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	registry "github.com/promptfmt/promptfmt/formats"
+	"github.com/promptfmt/promptfmt/internal/confined"
 	"github.com/promptfmt/promptfmt/pdl"
 	"github.com/promptfmt/promptfmt/prompty"
 )
@@ -106,6 +107,11 @@ type pdlTemplate struct {
 	last *pdl.Prompt // of the last Prepare
 }
 
+// besideFS is where a .pdl file's images and includes are read: its
+// directory, which no name leaves, through a symbolic link either (as
+// os.DirFS would let it).
+func besideFS(dir string) promptfmt.Option { return promptfmt.FS(confined.DirFS(dir)) }
+
 func loadPDL(src []byte, dir string) (template, error) {
 	if dir == "" {
 		dir = "." // standard input: images relative to the working directory
@@ -118,7 +124,7 @@ func (t *pdlTemplate) Render(inputs map[string]any) (string, error) {
 }
 
 func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
-	p, err := pdl.Load(t.src, pdl.Inputs(inputs), pdl.Dir(t.dir))
+	p, err := pdl.Load(t.src, pdl.Inputs(inputs), besideFS(t.dir))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -154,7 +160,7 @@ var formats = commandFormats()
 func commandFormats() []formatInfo {
 	templates := map[string]formatInfo{
 		"pdl": {
-			parseIn:    func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, pdl.Dir(dir)) },
+			parseIn:    func(b []byte, dir string) (*promptfmt.Document, error) { return pdl.Check(b, besideFS(dir)) },
 			load:       loadPDL,
 			isTemplate: pdl.IsTemplate,
 		},

@@ -155,6 +155,32 @@ func TestPDL(t *testing.T) {
 	assert.Equal(t, 2, status)
 }
 
+// A .pdl file's images and includes are read beside it and never from
+// outside its directory, through a symbolic link either.
+func TestPDLFilesBeside(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "prompts")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(top, "secret.png"), []byte("secret"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ok.png"), []byte("ok"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "part.txt"), []byte("included"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(top, "secret.png"), filepath.Join(dir, "link.png")))
+	file := func(body string) string {
+		p := filepath.Join(dir, "p.pdl")
+		require.NoError(t, os.WriteFile(p, []byte("<|user|>\n"+body+"\n"), 0o644))
+		return p
+	}
+	out, errOut, status := runCmd(t, "", "messages", file("{% include 'part.txt' %} <|media(ok.png)|>"))
+	require.Equal(t, 0, status, errOut)
+	assert.Contains(t, out, "included")
+	assert.Contains(t, out, "image/png")
+	for _, body := range []string{"<|media(link.png)|>", "<|media(../secret.png)|>", "{% include '../secret.png' %}"} {
+		_, errOut, status := runCmd(t, "", "messages", file(body))
+		assert.Equal(t, 1, status, body)
+		assert.Contains(t, errOut, "outside", body)
+	}
+}
+
 func TestPDLTemplateNotRewritten(t *testing.T) {
 	src := writeFile(t, "t.pdl", "{# a note #}\n<|user|>\n\nHi\n")
 	for _, args := range [][]string{{"fmt", src}, {"convert", "-t", "stf", src}} {

@@ -54,7 +54,7 @@ func ReadFileAnywhere(path string, limit int64) ([]byte, error) {
 }
 
 // readLimited reads a regular file of at most limit bytes.
-func readLimited(f *os.File, name string, limit int64) ([]byte, error) {
+func readLimited(f fs.File, name string, limit int64) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}

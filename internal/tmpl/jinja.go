@@ -3,8 +3,8 @@
 // and Mustache (Prompty) with github.com/cbroglie/mustache, made safe for
 // files from elsewhere:
 //
-//   - no file system: include, import and extends fail unless Options.Dir
-//     names a base directory, and then cannot leave it; Mustache partials
+//   - no file system: include, import and extends fail unless Options.FS
+//     or Options.Dir gives one, and then cannot leave it; Mustache partials
 //     are refused;
 //   - no stack overflow: gonja's parser and evaluator recurse once per
 //     bracket, operator and nested block, and a Go stack overflow kills the
@@ -33,6 +33,7 @@ package tmpl
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -49,6 +50,11 @@ type Options struct {
 	// Dir is the directory that include, import and extends read from.
 	// Empty means templates cannot read files.
 	Dir string
+	// FS, when set, is where include, import and extends read from in
+	// place of Dir: names relative to the directory Base of FS, never
+	// leaving FS (see confined.ReadFS).
+	FS   fs.FS
+	Base string
 	// StrictUndefined makes an undefined variable an error; by default it
 	// renders as "" and is false in a condition, as in Jinja2.
 	StrictUndefined bool
@@ -149,7 +155,7 @@ func compile(src string, o Options, budget *exec.Budget) (*compiled, error) {
 		c.orig = lines.ToLF(src) // as gonja's lexer does, so offsets agree
 		src, c.ins = wrapOutputs(c.orig)
 	}
-	ld := &loader{rootID: rootID, src: src, dir: o.Dir, escaping: o.Escape != nil, maxSource: limits.MaxSource, budget: budget}
+	ld := &loader{rootID: rootID, src: src, dir: o.Dir, fsys: o.FS, base: o.Base, escaping: o.Escape != nil, maxSource: limits.MaxSource, budget: budget}
 	tpl, err := exec.NewTemplate(rootID, cfg, ld, env)
 	if budget.Err() != nil { // a chain of extends too long; gonja flattens the error
 		return nil, convert(budget.Err())

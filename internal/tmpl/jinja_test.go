@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/stretchr/testify/require"
@@ -78,6 +79,26 @@ func TestNoFileSystem(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(filepath.Dir(dir), "outside.txt"), filepath.Join(dir, "link.txt")))
 	_, err = Jinja(`{% include "link.txt" %}`, nil, Options{Dir: dir})
 	require.Error(t, err, "a symbolic link may not lead out")
+}
+
+// With an FS, names are relative to Base in it and may climb to its
+// root, not above.
+func TestIncludeFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"prompts/main.txt":  {Data: []byte("x")},
+		"prompts/part.txt":  {Data: []byte("part {{ x }}")},
+		"shared/common.txt": {Data: []byte("common")},
+	}
+	o := Options{FS: fsys, Base: "prompts"}
+	got, err := Jinja(`{% include "part.txt" %} {% include "../shared/common.txt" %}`, map[string]any{"x": 1}, o)
+	require.NoError(t, err)
+	require.Equal(t, "part 1 common", got)
+	for _, src := range []string{`{% include "../../x.txt" %}`, `{% include "/prompts/part.txt" %}`} {
+		_, err := Jinja(src, nil, o)
+		require.ErrorContains(t, err, "outside", src)
+	}
+	_, err = Jinja(`{% include "nope.txt" %}`, nil, o)
+	require.ErrorContains(t, err, "not exist")
 }
 
 func TestOutputLimit(t *testing.T) {

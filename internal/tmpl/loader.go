@@ -3,6 +3,7 @@ package tmpl
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"strings"
 
@@ -16,6 +17,8 @@ import (
 // is given, other templates from inside it (see confined.ReadFile).
 type loader struct {
 	rootID, src, dir string
+	fsys             fs.FS // in place of dir, names relative to base in it
+	base             string
 	// escaping: files read are rewritten like the root (see wrapOutputs),
 	// or their outputs would escape the escaping.
 	escaping bool
@@ -35,14 +38,20 @@ func (l *loader) Read(name string) (io.Reader, error) {
 	if name == l.rootID {
 		return strings.NewReader(l.src), nil
 	}
-	if l.dir == "" {
+	if l.dir == "" && l.fsys == nil {
 		return nil, fmt.Errorf("%q: templates may not read files here (no base directory was given)", name)
 	}
 	limit := int64(l.maxSource)
 	if limit <= 0 {
 		limit = math.MaxInt64 - 1
 	}
-	b, err := confined.ReadFile(l.dir, name, limit)
+	var b []byte
+	var err error
+	if l.fsys != nil {
+		b, err = confined.ReadFS(l.fsys, l.base, name, limit)
+	} else {
+		b, err = confined.ReadFile(l.dir, name, limit)
+	}
 	if err != nil {
 		return nil, err
 	}

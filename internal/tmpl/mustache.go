@@ -11,7 +11,7 @@ import (
 
 // Mustache renders the Mustache template src with the variables of ctx.
 // Nothing is HTML-escaped ({{x}} is {{{x}}}); a missing variable renders
-// as ""; partials ({{> name}}) are refused. Options.Dir and
+// as ""; partials ({{> name}}) are refused. Options.Dir, FS and
 // StrictUndefined do not apply; Limits.MaxOutput, MaxSource and MaxSteps do
 // (see mustacheWork).
 func Mustache(src string, ctx map[string]any, o Options) (_ string, err error) {

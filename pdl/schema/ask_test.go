@@ -36,7 +36,7 @@ func texts(msgs []promptfmt.Message) []string {
 
 func mustParse(t testing.TB, src string) *Schema {
 	t.Helper()
-	s, err := Parse(src)
+	s, err := Parse([]byte(src))
 	require.NoError(t, err)
 	return s
 }

@@ -101,7 +101,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Parse(src); err != nil {
+		if _, err := Parse([]byte(src)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,14 +9,14 @@ import (
 )
 
 func ExampleParse() {
-	s, err := schema.Parse("[{ name: string, age: integer { min: 0 } }] { len_max: 3 }")
+	s, err := schema.Parse([]byte("[{ name: string, age: integer { min: 0 } }] { len_max: 3 }"))
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(s)
 	fmt.Println(s.Type, s.Max.Int, s.Elem.Fields[1].Name, s.Elem.Fields[1].Schema.Min.Int)
 
-	_, err = schema.Parse("{ name: str,\n  age: int { min: 5, max: 2 } }")
+	_, err = schema.Parse([]byte("{ name: str,\n  age: int { min: 5, max: 2 } }"))
 	fmt.Println(err)
 	// Output:
 	// [{ name: str, age: int { min: 0 } }] { max: 3 }
@@ -25,7 +25,7 @@ func ExampleParse() {
 }
 
 func ExampleSchema_Extract() {
-	s, err := schema.Parse("{ name: str, age: int { min: 0, max: 150 } }")
+	s, err := schema.Parse([]byte("{ name: str, age: int { min: 0, max: 150 } }"))
 	if err != nil {
 		panic(err)
 	}
@@ -43,7 +43,7 @@ func ExampleSchema_Extract() {
 }
 
 func ExampleSchema_Ask() {
-	s, err := schema.Parse("yesno")
+	s, err := schema.Parse([]byte("yesno"))
 	if err != nil {
 		panic(err)
 	}
@@ -71,7 +71,7 @@ func ExampleSchema_Ask() {
 }
 
 func ExampleRender() {
-	s, _ := schema.Parse("{ score: float, tags: [str] }")
+	s, _ := schema.Parse([]byte("{ score: float, tags: [str] }"))
 	v, _ := s.Extract(`{"tags": ["a", "b"], "score": 1.0}`)
 	fmt.Println(schema.Render(s, v))
 	// Output:

@@ -39,7 +39,7 @@ func runExtract(t *testing.T, tests []extractCase) {
 	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.schema+"/"+tc.input, func(t *testing.T) {
-			s, err := Parse(tc.schema)
+			s, err := Parse([]byte(tc.schema))
 			require.NoError(t, err)
 			v, err := s.Extract(tc.input)
 			if tc.msg != "" {
@@ -345,11 +345,11 @@ func deepSchema(n int) *Schema {
 
 // TestExtractDeep: huge nesting in the answer returns promptly.
 func TestExtractDeep(t *testing.T) {
-	arr, err := Parse("[int]")
+	arr, err := Parse([]byte("[int]"))
 	require.NoError(t, err)
-	obj, err := Parse("{ a: int }")
+	obj, err := Parse([]byte("{ a: int }"))
 	require.NoError(t, err)
-	num, err := Parse("int")
+	num, err := Parse([]byte("int"))
 	require.NoError(t, err)
 	mb := 1 << 20
 	for _, tc := range []struct {

@@ -24,7 +24,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		s, err := Parse(src)
+		s, err := Parse([]byte(src))
 		if err != nil {
 			var pe *promptfmt.ParseError
 			if !errors.As(err, &pe) || pe.Format != "pdl" || pe.Offset < 0 || pe.Offset > len(src) || pe.Line < 1 || pe.Col < 1 {
@@ -33,7 +33,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		text := s.String()
-		again, err := Parse(text)
+		again, err := Parse([]byte(text))
 		if err != nil {
 			t.Fatalf("%q printed as %q, which does not parse: %v", src, text, err)
 		}
@@ -63,7 +63,7 @@ func FuzzExtract(f *testing.F) {
 	}
 	schemas := make([]*Schema, len(fuzzSchemas))
 	for i, src := range fuzzSchemas {
-		s, err := Parse(src)
+		s, err := Parse([]byte(src))
 		require.NoError(f, err)
 		schemas[i] = s
 	}
@@ -95,7 +95,7 @@ func TestStringRoundTrip(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		s := randomSchema(r, 0)
 		text := s.String()
-		again, err := Parse(text)
+		again, err := Parse([]byte(text))
 		require.NoError(t, err, text)
 		require.True(t, s.Equal(again), "%s re-parsed as %s", text, again)
 		require.Equal(t, text, again.String())

@@ -49,7 +49,8 @@ func (t *token) String() string {
 
 // Parse parses a schema. Errors are *promptfmt.ParseError with Format "pdl"
 // and the position inside src.
-func Parse(src string) (*Schema, error) {
+func Parse(b []byte) (*Schema, error) {
+	src := string(b)
 	toks, err := tokenize(src)
 	if err != nil {
 		return nil, err

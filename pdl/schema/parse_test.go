@@ -67,10 +67,10 @@ func TestParseCanonical(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
-			s, err := Parse(tc.src)
+			s, err := Parse([]byte(tc.src))
 			require.NoError(t, err)
 			require.Equal(t, tc.want, s.String())
-			again, err := Parse(s.String())
+			again, err := Parse([]byte(s.String()))
 			require.NoError(t, err)
 			require.True(t, s.Equal(again), "%s re-parsed as %s", s, again)
 		})
@@ -78,7 +78,7 @@ func TestParseCanonical(t *testing.T) {
 }
 
 func TestParseTree(t *testing.T) {
-	s, err := Parse("[{ name: str { max: 9 }, score: float { min: -0.5 } }] { min: 1 }")
+	s, err := Parse([]byte("[{ name: str { max: 9 }, score: float { min: -0.5 } }] { min: 1 }"))
 	require.NoError(t, err)
 	want := &Schema{
 		Type: TypeArray,
@@ -173,7 +173,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
-			s, err := Parse(tc.src)
+			s, err := Parse([]byte(tc.src))
 			require.Error(t, err, "parsed as %v", s)
 			var pe *promptfmt.ParseError
 			require.True(t, errors.As(err, &pe), "%T", err)
@@ -198,9 +198,9 @@ func TestRustDebug(t *testing.T) {
 // TestParseDeep: deep nesting is an error, quickly, never a stack overflow.
 func TestParseDeep(t *testing.T) {
 	ok := strings.Repeat("[", maxDepth) + "int" + strings.Repeat("]", maxDepth)
-	s, err := Parse(ok)
+	s, err := Parse([]byte(ok))
 	require.NoError(t, err)
-	again, err := Parse(s.String())
+	again, err := Parse([]byte(s.String()))
 	require.NoError(t, err)
 	require.True(t, s.Equal(again))
 
@@ -214,7 +214,7 @@ func TestParseDeep(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			_, err := Parse(src)
+			_, err := Parse([]byte(src))
 			require.Error(t, err)
 			require.Contains(t, err.Error(), "nested deeper than 100 levels")
 			require.Less(t, time.Since(start), 2*time.Second)
@@ -233,7 +233,7 @@ func TestParseDeep(t *testing.T) {
 		fields[i] = "'" + name + "': [int]"
 	}
 	start := time.Now()
-	s, err = Parse("{" + strings.Join(fields, ",") + "}")
+	s, err = Parse([]byte("{" + strings.Join(fields, ",") + "}"))
 	require.NoError(t, err)
 	require.Len(t, s.Fields, 50_000)
 	require.Less(t, time.Since(start), 5*time.Second)

@@ -10,7 +10,7 @@ import (
 
 func TestRender(t *testing.T) {
 	mustParse := func(src string) *Schema {
-		s, err := Parse(src)
+		s, err := Parse([]byte(src))
 		require.NoError(t, err)
 		return s
 	}

@@ -64,7 +64,7 @@ func TestUpstreamValidate(t *testing.T) {
 	require.Len(t, c.Validate, 54)
 	for i, tc := range c.Validate {
 		t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
-			s, err := Parse(tc.Schema)
+			s, err := Parse([]byte(tc.Schema))
 			require.NoError(t, err, tc.Schema)
 			v, err := s.Extract(tc.Input)
 			if tc.Expected == nil {
@@ -89,7 +89,7 @@ func TestUpstreamParse(t *testing.T) {
 	require.Len(t, c.Parse, 11)
 	for i, tc := range c.Parse {
 		t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
-			s, err := Parse(tc.Schema)
+			s, err := Parse([]byte(tc.Schema))
 			if reason, ok := parseDeviations[tc.Schema]; ok {
 				require.Equal(t, !tc.OK, err == nil, "deviation (%s): %q gave %v", reason, tc.Schema, err)
 				return
@@ -120,7 +120,7 @@ func TestUpstreamValue(t *testing.T) {
 	require.Len(t, c.Value, 34)
 	for i, tc := range c.Value {
 		t.Run(fmt.Sprintf("%02d", i), func(t *testing.T) {
-			s, err := Parse(tc.Schema)
+			s, err := Parse([]byte(tc.Schema))
 			require.NoError(t, err)
 			got, err := s.Extract(tc.Input)
 			require.NoError(t, err, "schema %q input %q", tc.Schema, tc.Input)
