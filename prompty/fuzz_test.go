@@ -63,7 +63,7 @@ func FuzzLoadBytes(f *testing.F) {
 	}
 	env := LookupEnv(func(name string) (string, bool) { return "v", name == "SET" })
 	f.Fuzz(func(t *testing.T, src []byte) {
-		a, err := LoadBytes(src, "", env)
+		a, err := Load(src, env)
 		if err != nil {
 			return
 		}
@@ -110,7 +110,7 @@ user:
 // the template's system, user, assistant, user with the thread's messages
 // spliced in after the system message.
 func FuzzPrepare(f *testing.F) {
-	a, err := LoadBytes([]byte(fuzzTemplate), "")
+	a, err := Load([]byte(fuzzTemplate))
 	if err != nil {
 		f.Fatal(err)
 	}

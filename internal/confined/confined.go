@@ -53,8 +53,54 @@ func ReadFileAnywhere(path string, limit int64) ([]byte, error) {
 	return readLimited(f, path, limit)
 }
 
+// Dir is the files inside dir as an fs.FS that, unlike os.DirFS, never
+// leads out of dir: a symbolic link that leads out is refused with
+// ErrOutside (os.Root checks every step). It holds no file open between
+// calls, so a program may make one per file it reads.
+func Dir(dir string) fs.FS { return dirFS(dir) }
+
+type dirFS string
+
+func (d dirFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrOutside}
+	}
+	root, err := os.OpenRoot(string(d))
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close() // the files it opened stay open
+	f, err := root.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "escapes") {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: ErrOutside}
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// ReadFS reads name, a slash-separated path relative to the directory dir
+// of fsys ("." for its top), without leaving fsys: absolute names and ".."
+// that climbs out of fsys are refused with ErrOutside; where symbolic
+// links may lead is fsys's business (Dir refuses those that lead out). A
+// file larger than limit bytes is an error.
+func ReadFS(fsys fs.FS, dir, name string, limit int64) ([]byte, error) {
+	full := path.Join(dir, name)
+	if name == "" || path.IsAbs(name) || strings.HasPrefix(name, `\`) || !fs.ValidPath(full) {
+		return nil, fmt.Errorf("%s: %w", name, ErrOutside)
+	}
+	f, err := fsys.Open(full)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readLimited(f, name, limit)
+}
+
 // readLimited reads a regular file of at most limit bytes.
-func readLimited(f *os.File, name string, limit int64) ([]byte, error) {
+func readLimited(f fs.File, name string, limit int64) ([]byte, error) {
 	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", name)
 	}
