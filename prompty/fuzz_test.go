@@ -46,10 +46,10 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzLoadBytes fuzzes the front matter splitter and decoder: no panic;
+// FuzzLoad fuzzes the front matter splitter and decoder: no panic;
 // a file whose first non-blank line opens no front matter is all body; the
 // instructions are a piece of the file.
-func FuzzLoadBytes(f *testing.F) {
+func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob("testdata/upstream/fixtures/*.prompty")
 	for _, name := range files {
 		src, err := os.ReadFile(name)

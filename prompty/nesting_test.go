@@ -39,7 +39,7 @@ func TestFrontMatterNestingIsLinear(t *testing.T) {
 			require.NoError(t, err)
 			_, err = Parse(src)
 			require.NoError(t, err)
-			growth.Linear(t, "LoadBytes, "+c.name, values.MaxDepth/4-10, func(n int) float64 {
+			growth.Linear(t, "Load, "+c.name, values.MaxDepth/4-10, func(n int) float64 {
 				src := nested(i, n)
 				return growth.AllocBytes(func() { _, _ = Load(src) })
 			})
@@ -64,7 +64,7 @@ func TestFrontMatterTooDeep(t *testing.T) {
 			_, err = Parse(src)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), values.DepthMessage())
-			growth.Linear(t, "LoadBytes, too deep, "+c.name, 2000, func(n int) float64 {
+			growth.Linear(t, "Load, too deep, "+c.name, 2000, func(n int) float64 {
 				src := nested(i, n)
 				return growth.AllocBytes(func() { _, _ = Load(src) })
 			})

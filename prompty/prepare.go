@@ -54,7 +54,7 @@ func prepare(a *Agent, inputs map[string]any, cfg *config) ([]promptfmt.Message,
 				return nil, a.errorf(0, 0, "input %q: %v", r.name, err)
 			}
 			if len(msgs) > 0 && !strings.Contains(rendered, ph) && cfg.OnWarning != nil {
-				cfg.OnWarning(promptfmt.Warning{Format: format, File: a.File, Line: a.InstructionsLine,
+				cfg.OnWarning(promptfmt.Warning{Format: format, File: a.File, Line: a.InstructionsLine, Col: 1, Offset: a.instructionsOffset,
 					Msg: fmt.Sprintf("thread input %q: the template never places it ({{ %s }}), so its %d messages reach no model", r.name, r.name, len(msgs))})
 			}
 			slots[ph] = slot{thread: msgs, owned: true}
