@@ -27,6 +27,7 @@ import (
 // those) or with a line that would read as a boundary; metadata that is not a
 // string, bool or number, whose key is not a word, or whose string holds a
 // line break; and a "name" metadata key (the name attribute is Message.Name).
+// Write takes none of this package's options.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	if _, err := newConfig(opts, "Write"); err != nil {
 		return err
