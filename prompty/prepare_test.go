@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -298,4 +299,23 @@ func renderN(a *Agent, inputs map[string]any, opts ...promptfmt.Option) (string,
 		return "", nil, err
 	}
 	return renderAgent(a, inputs, &c, a.Template.IsStrict())
+}
+
+// Render is for reading: the text as rendered, without strict mode's nonce
+// and sentinels, the rich inputs as their placeholders; the same text a
+// file with strict mode off renders to.
+func TestRenderForReading(t *testing.T) {
+	a := load(t, support)
+	out, err := Render(a, map[string]any{"question": "Where is my order?"})
+	require.NoError(t, err)
+	assert.NotContains(t, out, "nonce=")
+	assert.NotContains(t, out, "<<")
+	assert.Regexp(t, `(?s)^system:\nYou help friend\.\n\n__PROMPTY_THREAD_[0-9a-f]{16}_history__\n\nuser\[name="friend", tier=2\]:\nWhere is my order\?$`, out)
+	off := *a
+	no := false
+	off.Template.Strict = &no
+	out2, err := Render(&off, map[string]any{"question": "Where is my order?"})
+	require.NoError(t, err)
+	re := regexp.MustCompile(`__PROMPTY_THREAD_[0-9a-f]{16}_`)
+	assert.Equal(t, re.ReplaceAllString(out2, ""), re.ReplaceAllString(out, ""))
 }
