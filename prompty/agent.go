@@ -2,6 +2,7 @@ package prompty
 
 import (
 	"encoding/json"
+	"io/fs"
 	"maps"
 	"slices"
 
@@ -28,17 +29,18 @@ type Agent struct {
 	// Extra holds the top-level keys not named above.
 	Extra map[string]any
 
-	// Path is the file Load read ("" after LoadBytes). Dir is the
-	// directory that ${file:...} references and local media inputs are
-	// confined to.
-	Path, Dir string
+	// File is the file's name: LoadFile's name, or promptfmt.File's.
+	// Errors and warnings about the agent carry it.
+	File string
 	// InstructionsLine is the line of the file where Instructions start.
 	InstructionsLine int
 	// Warnings are lines of the template that look like role markers but
 	// are not (they stay text), positioned in the file.
 	Warnings []promptfmt.Warning
 
-	instructionsOffset int // byte offset of Instructions in the file
+	instructionsOffset int    // byte offset of Instructions in the file
+	fsys               fs.FS  // where local media inputs are read (nil: nowhere)
+	dir                string // where in fsys their relative names start
 }
 
 // Model is the model section: a string is shorthand for {id: <string>}.
@@ -84,8 +86,8 @@ const (
 	KindAudio   = "audio"
 )
 
-// IsRich reports whether kind is thread, image, file or audio.
-func IsRich(kind string) bool {
+// isRich reports whether kind is thread, image, file or audio.
+func isRich(kind string) bool {
 	return kind == KindThread || kind == KindImage || kind == KindFile || kind == KindAudio
 }
 
@@ -117,11 +119,13 @@ func (t Template) IsStrict() bool { return t.Strict == nil || *t.Strict }
 
 // MarshalJSON writes the agent in the shape of the specification's data
 // model (the shape upstream's conformance vectors use): camelCase keys,
-// kind "prompt", inputs and outputs as lists, absent sections left out.
-func (a Agent) MarshalJSON() ([]byte, error) { return json.Marshal(a.Map()) }
+// kind "prompt", inputs and outputs as lists, absent sections left out,
+// the keys kept in Extra fields written back beside the others. File and
+// Warnings are not part of it.
+func (a Agent) MarshalJSON() ([]byte, error) { return json.Marshal(agentMap(&a)) }
 
-// Map returns the agent as JSON-like values, as MarshalJSON writes it.
-func (a *Agent) Map() map[string]any {
+// agentMap returns the agent as JSON-like values, as MarshalJSON writes it.
+func agentMap(a *Agent) map[string]any {
 	m := map[string]any{}
 	maps.Copy(m, a.Extra)
 	m["kind"] = "prompt"
@@ -132,7 +136,7 @@ func (a *Agent) Map() map[string]any {
 		m["metadata"] = a.Metadata
 	}
 	if a.Model != nil {
-		m["model"] = a.Model.Map()
+		m["model"] = modelMap(a.Model)
 	}
 	if a.Inputs != nil {
 		m["inputs"] = propertyMaps(a.Inputs)
@@ -143,7 +147,7 @@ func (a *Agent) Map() map[string]any {
 	if a.Tools != nil {
 		m["tools"] = anySlice(a.Tools)
 	}
-	m["template"] = a.Template.Map()
+	m["template"] = templateMap(a.Template)
 	m["instructions"] = a.Instructions
 	return m
 }
@@ -154,8 +158,8 @@ func put(m map[string]any, k, v string) {
 	}
 }
 
-// Map returns the model as JSON-like values.
-func (md *Model) Map() map[string]any {
+// modelMap returns the model as JSON-like values.
+func modelMap(md *Model) map[string]any {
 	m := map[string]any{}
 	maps.Copy(m, md.Extra)
 	put(m, "id", md.ID)
@@ -200,8 +204,8 @@ func anySlice[T any](s []T) []any {
 	return out
 }
 
-// Map returns the property as JSON-like values, name included.
-func (p *Property) Map() map[string]any {
+// propertyMap returns the property as JSON-like values, name included.
+func propertyMap(p *Property) map[string]any {
 	m := map[string]any{}
 	maps.Copy(m, p.Extra)
 	put(m, "name", p.Name)
@@ -225,13 +229,13 @@ func (p *Property) Map() map[string]any {
 func propertyMaps(ps []Property) []any {
 	out := make([]any, len(ps))
 	for i := range ps {
-		out[i] = ps[i].Map()
+		out[i] = propertyMap(&ps[i])
 	}
 	return out
 }
 
-// Map returns the template section in its full form.
-func (t Template) Map() map[string]any {
+// templateMap returns the template section in its full form.
+func templateMap(t Template) map[string]any {
 	format := map[string]any{"kind": t.Format}
 	if t.Strict != nil {
 		format["strict"] = *t.Strict

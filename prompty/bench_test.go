@@ -60,11 +60,11 @@ func BenchmarkPrepare(b *testing.B) {
 		"order": map[string]any{"id": "A-1042", "status": "shipped", "items": []any{
 			map[string]any{"name": "Wi-Fi router", "qty": int64(1)}, map[string]any{"name": "Ethernet cable", "qty": int64(2)}}},
 		"history": thread}
-	a, err := LoadBytes(src, "")
+	a, err := Load(src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	rendered, n, err := Render(a, inputs)
+	rendered, n, err := renderN(a, inputs)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -79,18 +79,18 @@ func BenchmarkPrepare(b *testing.B) {
 			}
 		})
 	}
-	run("Load", len(src), func() error { _, err := LoadBytes(src, ""); return err })
-	run("Render", len(src), func() error { _, _, err := Render(a, inputs); return err })
-	threadMsgs, err := ThreadMessages(thread)
+	run("Load", len(src), func() error { _, err := Load(src); return err })
+	run("Render", len(src), func() error { _, _, err := renderN(a, inputs); return err })
+	threadMsgs, err := threadMessages(thread)
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ph string
-	for k := range n.Rich {
+	for k := range n.rich {
 		ph = k
 	}
 	run("ParseRenderedBaseline", len(rendered)+size, func() error {
-		_, err := Parse([]byte(rendered), Strict(n.Render), Threads(map[string][]promptfmt.Message{ph: threadMsgs}))
+		_, err := Parse([]byte(rendered), Strict(n.render), Threads(map[string][]promptfmt.Message{ph: threadMsgs}))
 		return err
 	})
 	run("Prepare", len(src)+size, func() error {

@@ -41,20 +41,22 @@ func TestLoadBOM(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a.prompty")
 	require.NoError(t, os.WriteFile(path, []byte(lines.BOM+"---\nname: x\n---\nsystem:\nHi {{q}}\n"), 0o600))
-	a, err := Load(path)
+	a, err := loadPath(path)
 	require.NoError(t, err)
 	assert.Equal(t, "x", a.Name)
 	assert.Equal(t, "system:\nHi {{q}}", a.Instructions)
 	assert.Equal(t, 4, a.InstructionsLine)
-	assert.Equal(t, []promptfmt.Warning{bomWarning}, a.Warnings)
+	named := bomWarning
+	named.File = "a.prompty" // LoadFile's name
+	assert.Equal(t, []promptfmt.Warning{named}, a.Warnings)
 	msgs, err := Prepare(a, map[string]any{"q": "Ann"})
 	require.NoError(t, err)
 	assert.Equal(t, []promptfmt.Message{msg("system", "Hi Ann")}, stripLines(msgs))
 
 	// Errors keep their places.
-	_, err = LoadBytes([]byte(lines.BOM+"---\nname: 1\n---\n"), "")
+	_, err = Load([]byte(lines.BOM + "---\nname: 1\n---\n"))
 	assert.EqualError(t, err, "prompty:2:7: front matter: name: want a string, not a number")
-	a, err = LoadBytes([]byte(lines.BOM+"no front matter"), "")
+	a, err = Load([]byte(lines.BOM + "no front matter"))
 	require.NoError(t, err)
 	assert.Equal(t, "no front matter", a.Instructions)
 	assert.Equal(t, []promptfmt.Warning{bomWarning}, a.Warnings)

@@ -6,7 +6,7 @@
 // role-boundary text. It is checked against upstream's load, render and
 // parse conformance vectors and its spec fixtures (testdata/upstream).
 //
-//	agent, err := prompty.Load("support.prompty")
+//	agent, err := prompty.LoadFile(root.FS(), "support.prompty") // root, _ := os.OpenRoot(dir)
 //	msgs, err := prompty.Prepare(agent, map[string]any{"question": q, "history": thread})
 //
 // Parse, Write, PreRender and Strict work on role-boundary text alone.
@@ -19,6 +19,26 @@
 //
 //	user[name="Ross", priority=2]:
 //	Where is my order?
+//
+// The face is every format's: Parse(src, ...promptfmt.Option) and
+// Write(w, doc, ...promptfmt.Option), with Format for package formats;
+// the template side is Load(src, ...Option) and LoadFile(fsys, name,
+// ...Option), which give an Agent, then Prepare (the messages for a model)
+// or Render (the rendered text, for reading). Every function takes the
+// root's options, promptfmt.File (errors and warnings name the file),
+// promptfmt.Limits (Render, Prepare), promptfmt.FS (where ${file:} and
+// local media are read) and promptfmt.OnWarning (Prepare), and this
+// package's own where they apply: Strict and Threads (Parse), LookupEnv
+// (Load, LoadFile). An option of another format, or one of this package's
+// given to a function that does not take it, is an error naming it, never
+// ignored.
+//
+// Decision: the package exports what a user of the format calls, and no
+// step of Prepare's: validating inputs, decoding a thread or media value
+// and making placeholders are Prepare's business, their rules written
+// below. PreRender, NewNonce, Strict and Threads stay, for a program that
+// renders with its own engine (as the README shows); an Agent prints as
+// JSON through MarshalJSON, not through Map methods.
 //
 // # Boundaries
 //
@@ -71,7 +91,7 @@
 // brings in, counted where it lands).
 //
 // A UTF-8 byte order mark at the start of the input is skipped, with a
-// Warning at offset 0 (Parse puts it on the Document, Load and LoadBytes on
+// Warning at offset 0 (Parse puts it on the Document, Load and LoadFile on
 // Agent.Warnings). Decision: positions stay those of the file as given, so
 // the mark's three bytes count in offsets and in the byte columns of line 1.
 //
@@ -95,7 +115,7 @@
 //
 // # Loading
 //
-// Load and LoadBytes split the front matter as described above (the four
+// Load and LoadFile split the front matter as described above (the four
 // splitting vectors of section 2.2 pass; unlike the spec's reference
 // regular expression, the closing "---" must be a line of its own, so a
 // "---" inside a YAML value does not end the front matter) and decode it
@@ -106,7 +126,8 @@
 // as section 2.8 says; upstream's newest load vector rejects that, and we
 // follow the spec). A property without a kind takes its default's kind,
 // else string. Unknown keys are kept in Extra fields and written back by
-// Agent.Map. The body is Instructions, without leading blank lines and
+// Agent's MarshalJSON (the specification's data model, as the command's
+// parse prints it). The body is Instructions, without leading blank lines and
 // trailing line breaks.
 //
 // Decision: Instructions keep the blanks at the end of the last line and
@@ -116,16 +137,28 @@
 //
 // A string value that is exactly ${env:NAME}, ${env:NAME:default} or
 // ${file:path} is replaced, anywhere in the front matter: an unset variable
-// without a default is an error; a file is read from inside the prompt's
-// directory only (no "..", absolute paths or links out), JSON and YAML
-// files decoded, others as text. Errors carry the YAML's line and column.
+// without a default is an error; a file is read from the file system the
+// prompt comes from (LoadFile's fsys, beside the file; Load's
+// promptfmt.FS, from its top; none without it), at most 8 MiB, JSON and
+// YAML files decoded, others as text. Absolute paths and a ".." that
+// climbs out of the file system are refused. Errors carry the YAML's line
+// and column.
+//
+// Decision: the file system is the bound, not the prompt's directory. A
+// name resolves beside the file (relative names are the author's), and
+// may climb with ".." as long as it stays inside fsys, so prompts in
+// folders can share files; a caller wanting the directory alone gives
+// fs.Sub of it. Where a symbolic link may lead is the file system's
+// business: os.DirFS follows links out of its directory, an os.Root's FS
+// (and the command's) does not.
 // Template lines that look like role markers but are not (a duplicate
 // attribute) become Agent.Warnings, positioned in the file.
 //
 // # Rendering
 //
-// Render follows section 5: inputs are completed (ValidateInputs: defaults
-// filled, never examples; a missing required input is an error naming it);
+// Rendering follows section 5: inputs are completed (defaults filled,
+// never examples; a missing required input is an error naming it; inputs
+// not declared pass through);
 // each declared input of a rich kind (thread, image, file, audio) is
 // replaced by a fresh "__PROMPTY_THREAD_<16 hex>_<name>__" placeholder
 // from crypto/rand (upstream emits 8 hex digits; the spec says 16), so its
@@ -138,6 +171,15 @@
 // refused. A template is still code: it can ask for much memory ('x' *
 // 10**9); render only templates you trust. Errors carry the line of the
 // file.
+//
+// Decision: what each returns. Prepare returns the messages, in order,
+// that a model receives: that is the runtime's result. Render returns one
+// string, the text the template renders to as a reader wants it (strict
+// mode's nonces and sentinels left out, rich inputs as their
+// placeholders): the nonces and placeholders that parsing it would need
+// stay inside Prepare, so that no caller parses rendered text without
+// them. A program rendering with its own engine uses PreRender, NewNonce
+// and Parse with Strict (and Threads) instead.
 //
 // Strict mode is on unless the file says template: {format: {kind: ...,
 // strict: false}} (as in upstream's Python and TypeScript runtimes): the
@@ -173,12 +215,16 @@
 // thread's messages (a []promptfmt.Message, a list of {role, name?,
 // content, metadata?} maps whose content is a string or a list of parts,
 // or {"_kind": "thread", "messages": [...]}); an image, file or audio
-// placeholder becomes a content part inside its message (see MediaPart: a
-// URL, a data: URI, or a local path confined to the prompt's directory,
-// with its media type). The text around a placeholder keeps its spaces but
+// placeholder becomes a content part inside its message. A media value is
+// an http(s) URL (kept), a data:<type>;base64,<data> URI (checked), a
+// local path (read as ${file:} is, at most 20 MiB, base64-encoded), or a
+// mapping whose url, source, value or data is one of those (or
+// image_url: {url}), with optional mediaType (media_type, mime_type),
+// detail and filename; the media type comes from the extension when not
+// given, and must be of the input's kind (image/..., audio/...). The text around a placeholder keeps its spaces but
 // loses its leading and trailing empty lines. A rich input that is optional
 // and not given leaves nothing; a thread given messages that the template
-// never places is reported through OnWarning. Thread content is never parsed or searched:
+// never places is reported through promptfmt.OnWarning. Thread content is never parsed or searched:
 // markers and placeholders in it stay text. Upstream's Python runtime moves
 // media to the preceding user message; we keep each where the template
 // puts it.

@@ -66,7 +66,8 @@ func ExamplePreRender() {
 }
 
 func ExampleThreads() {
-	history := prompty.ThreadPlaceholder("history")
+	// The placeholder's middle is unguessable, so no input can forge it.
+	history := "__PROMPTY_THREAD_" + prompty.NewNonce() + "_history__"
 	rendered := "system:\nBe brief.\n\n" + history + "\n\nuser:\nAnd now?"
 	doc, err := prompty.Parse([]byte(rendered), prompty.Threads(map[string][]promptfmt.Message{
 		history: {promptfmt.NewMessage("user", "Hi"), promptfmt.NewMessage("assistant", "Hello!")},
@@ -102,7 +103,7 @@ You help {{ customer }}. Be brief.
 user[name="{{ customer }}"]:
 {{ question }}
 `
-	agent, err := prompty.LoadBytes([]byte(src), "")
+	agent, err := prompty.Load([]byte(src))
 	if err != nil {
 		panic(err)
 	}
@@ -132,8 +133,15 @@ user[name="{{ customer }}"]:
 	// true
 }
 
-func ExampleLoad() {
-	agent, err := prompty.Load("testdata/upstream/fixtures/tools_function.prompty")
+// LoadFile reads a file and the files it names from a file system: an
+// os.Root's keeps them inside its directory, symbolic links included.
+func ExampleLoadFile() {
+	root, err := os.OpenRoot("testdata/upstream/fixtures")
+	if err != nil {
+		panic(err)
+	}
+	defer root.Close()
+	agent, err := prompty.LoadFile(root.FS(), "tools_function.prompty")
 	if err != nil {
 		panic(err)
 	}

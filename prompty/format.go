@@ -2,7 +2,6 @@ package prompty
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -11,7 +10,7 @@ import (
 
 // Format is Prompty as a promptfmt.Format, for package formats. Parse
 // reads a file as its role-boundary text; a template is loaded with Load
-// or LoadBytes and rendered with Prepare.
+// or LoadFile and rendered with Prepare.
 var Format promptfmt.Format = promptyFormat{}
 
 type promptyFormat struct{}
@@ -34,23 +33,9 @@ func (promptyFormat) Sniff(src []byte) bool {
 }
 
 func (promptyFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	if err := notYet(opts); err != nil {
-		return nil, err
-	}
-	return Parse(src)
+	return Parse(src, opts...)
 }
 
 func (promptyFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
-	if err := notYet(opts); err != nil {
-		return err
-	}
-	return Write(w, doc)
-}
-
-// notYet refuses options until this package's functions take promptfmt.Option.
-func notYet(opts []promptfmt.Option) error {
-	if len(opts) > 0 {
-		return errors.New("prompty: options through Format are not taken yet")
-	}
-	return nil
+	return Write(w, doc, opts...)
 }

@@ -46,10 +46,10 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzLoadBytes fuzzes the front matter splitter and decoder: no panic;
+// FuzzLoad fuzzes the front matter splitter and decoder: no panic;
 // a file whose first non-blank line opens no front matter is all body; the
 // instructions are a piece of the file.
-func FuzzLoadBytes(f *testing.F) {
+func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob("testdata/upstream/fixtures/*.prompty")
 	for _, name := range files {
 		src, err := os.ReadFile(name)
@@ -63,7 +63,7 @@ func FuzzLoadBytes(f *testing.F) {
 	}
 	env := LookupEnv(func(name string) (string, bool) { return "v", name == "SET" })
 	f.Fuzz(func(t *testing.T, src []byte) {
-		a, err := LoadBytes(src, "", env)
+		a, err := Load(src, env)
 		if err != nil {
 			return
 		}
@@ -110,7 +110,7 @@ user:
 // the template's system, user, assistant, user with the thread's messages
 // spliced in after the system message.
 func FuzzPrepare(f *testing.F) {
-	a, err := LoadBytes([]byte(fuzzTemplate), "")
+	a, err := Load([]byte(fuzzTemplate))
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -16,18 +16,18 @@ func TestRenderLimits(t *testing.T) {
 	require.ErrorContains(t, err, "calls nest deeper than 200")
 
 	huge := load(t, "---\nname: x\n---\nsystem:\n{{ 'x' * 4000000000 }}\n")
-	_, _, err = Render(huge, nil)
+	_, err = Render(huge, nil)
 	require.ErrorContains(t, err, "prompty:5:")
 	require.ErrorContains(t, err, "bytes of strings and lists")
 
 	loop := load(t, "---\nname: x\n---\nsystem:\n{% for i in range(100) %}{{ i }}{% endfor %}\n")
-	_, _, err = Render(loop, nil, Limits(promptfmt.TemplateLimits{MaxSteps: 100}))
+	_, err = Render(loop, nil, promptfmt.Limits(promptfmt.TemplateLimits{MaxSteps: 100}))
 	require.ErrorContains(t, err, "more than 100 steps")
-	_, _, err = Render(loop, nil)
+	_, err = Render(loop, nil)
 	require.NoError(t, err)
 
 	mustache := load(t, "---\nname: x\ntemplate: mustache\ninputs:\n  items: {type: array, default: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}\n---\nsystem:\n{{#items}}{{#items}}{{#items}}.{{/items}}{{/items}}{{/items}}\n")
-	_, err = Prepare(mustache, nil, Limits(promptfmt.TemplateLimits{MaxSteps: 500}))
+	_, err = Prepare(mustache, nil, promptfmt.Limits(promptfmt.TemplateLimits{MaxSteps: 500}))
 	require.ErrorContains(t, err, "prompty:8:")
 	require.ErrorContains(t, err, "more than 500 steps")
 	msgs, err := Prepare(mustache, nil)

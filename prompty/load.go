@@ -2,10 +2,11 @@ package prompty
 
 import (
 	"fmt"
+	"io/fs"
 	"maps"
 	"math"
 	"os"
-	"path/filepath"
+	"path"
 	"slices"
 	"strings"
 
@@ -15,49 +16,68 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// LoadOption configures Load and LoadBytes.
-type LoadOption func(*loadConfig)
-
-type loadConfig struct {
-	env func(string) (string, bool)
-}
-
-// LookupEnv sets where ${env:NAME} references are looked up; the default
-// is os.LookupEnv.
-func LookupEnv(lookup func(name string) (string, bool)) LoadOption {
-	return func(c *loadConfig) { c.env = lookup }
-}
-
-// Load reads the .prompty file at path. ${file:...} references and local
-// media inputs are confined to the file's directory.
-func Load(path string, opts ...LoadOption) (*Agent, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	a, err := LoadBytes(src, filepath.Dir(path), opts...)
-	if a != nil {
-		a.Path = path
-	}
-	return a, err
-}
-
-// LoadBytes reads a .prompty file's contents; dir is the directory its
-// ${file:...} references and local media inputs are confined to ("" allows
-// none).
+// Load reads a .prompty file's contents into an Agent.
 //
 // Front matter is YAML between a "---" (or "+++") line, the first non-blank
 // line, and the next such line; without it the whole file is the body. The
 // front matter is decoded into the typed fields of Agent, after every string
 // value that is exactly a reference has been replaced: ${env:NAME} by the
 // environment variable (an error when unset), ${env:NAME:default} by the
-// variable or the default, and ${file:path} by the file's contents, read
-// from inside dir (JSON and YAML files decoded, other files as text). A
-// key of the wrong type is an error at its line and column.
-func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
-	cfg := loadConfig{env: os.LookupEnv}
-	for _, o := range opts {
-		o(&cfg)
+// variable or the default, and ${file:path} by the file's contents (JSON
+// and YAML files decoded, other files as text). A key of the wrong type is
+// an error at its line and column.
+//
+// Options: promptfmt.FS is where ${file:} references and local media
+// inputs are read, from its top (without it, none is); promptfmt.File
+// names the file for errors and warnings (Agent.File); LookupEnv replaces
+// os.LookupEnv for ${env:}.
+func Load(src []byte, opts ...promptfmt.Option) (*Agent, error) {
+	c, err := newConfig(opts, "Load", optLookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	return c.finishAgent(loadAgent(src, &c, "."))
+}
+
+// LoadFile is Load of the file name in fsys: its ${file:} references and
+// local media inputs are read from fsys, relative to name's directory
+// (fsys is the bound: a name that leads out of it is refused; os.DirFS
+// follows symbolic links out of its directory, an os.Root's FS does not).
+// Agent.File is name unless promptfmt.File says otherwise; fsys replaces
+// a promptfmt.FS option.
+func LoadFile(fsys fs.FS, name string, opts ...promptfmt.Option) (*Agent, error) {
+	c, err := newConfig(opts, "LoadFile", optLookupEnv)
+	if err != nil {
+		return nil, err
+	}
+	if c.File == "" {
+		c.File = name
+	}
+	c.FS = fsys
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return c.finishAgent(loadAgent(src, &c, path.Dir(name)))
+}
+
+// finishAgent puts File on the agent, its warnings and a ParseError.
+func (c *config) finishAgent(a *Agent, err error) (*Agent, error) {
+	if a != nil {
+		a.File = c.File
+		_, err = c.Finish(&promptfmt.Document{Warnings: a.Warnings}, err) // the same warnings, in place
+	} else {
+		_, err = c.Finish(nil, err)
+	}
+	return a, err
+}
+
+// loadAgent reads the agent in src; dir is where in c.FS the names it reads
+// start.
+func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
+	env := c.env
+	if env == nil {
+		env = os.LookupEnv
 	}
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
@@ -67,7 +87,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &Agent{Dir: dir}
+	a := &Agent{fsys: c.FS, dir: dir}
 	if bom > 0 {
 		a.Warnings = append(a.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
 	}
@@ -75,7 +95,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	a.Instructions = strings.TrimRight(string(src[start:]), "\r\n") // as Parse: only empty lines go
 	a.InstructionsLine, _ = promptfmt.Position(src, start)
 	a.instructionsOffset = start
-	d := &decoder{src: src, yamlStart: fm.yamlStart, dir: dir, env: cfg.env}
+	d := &decoder{src: src, yamlStart: fm.yamlStart, fsys: c.FS, dir: dir, env: env}
 	if fm.node != nil && len(fm.node.Content) > 0 {
 		d.node = fm.node.Content[0] // the document's mapping
 	}
@@ -94,8 +114,7 @@ func LoadBytes(src []byte, dir string, opts ...LoadOption) (*Agent, error) {
 	// duplicate attribute, say) are warned about where the author wrote
 	// them; parsing the body as text finds them, and cannot fail.
 	var doc promptfmt.Document
-	var c config
-	if err := parseBody(&doc, src, start, &c); err == nil {
+	if err := parseBody(&doc, src, start, &config{}); err == nil {
 		a.Warnings = append(a.Warnings, doc.Warnings...)
 	}
 	return a, nil
@@ -121,7 +140,8 @@ type decoder struct {
 	src       []byte
 	yamlStart int
 	node      *yaml.Node // the front matter's mapping
-	dir       string
+	fsys      fs.FS      // where ${file:} references are read (nil: nowhere)
+	dir       string     // where in fsys their names start
 	env       func(string) (string, bool)
 }
 

@@ -104,7 +104,7 @@ func TestUpstreamLoadVectors(t *testing.T) {
 			if v.Input.Inputs != nil {
 				require.NoError(t, err)
 				var got map[string]any
-				got, err = ValidateInputs(a, v.Input.Inputs)
+				got, err = validateInputs(a, v.Input.Inputs)
 				if want, ok := v.Expected["validated_inputs"]; ok {
 					require.NoError(t, err)
 					require.Equal(t, want, any(got))
@@ -177,9 +177,9 @@ func loadVectorAgent(t *testing.T, v vector) (*Agent, error) {
 	})
 	switch {
 	case v.Input.Fixture != "":
-		return Load(filepath.Join("testdata/upstream/fixtures", v.Input.Fixture), env)
+		return loadPath(filepath.Join("testdata/upstream/fixtures", v.Input.Fixture), env)
 	case v.Input.FrontmatterRaw != "":
-		return LoadBytes([]byte(v.Input.FrontmatterRaw), t.TempDir(), env)
+		return Load([]byte(v.Input.FrontmatterRaw), inDir(t.TempDir()), env)
 	}
 	top := t.TempDir()
 	dir := filepath.Join(top, v.Input.AgentSubdir)
@@ -195,7 +195,7 @@ func loadVectorAgent(t *testing.T, v vector) (*Agent, error) {
 	require.NoError(t, err)
 	file := filepath.Join(dir, "vector.prompty")
 	require.NoError(t, os.WriteFile(file, []byte("---\n"+string(fm)+"---\n"), 0o644))
-	return Load(file, env)
+	return loadPath(file, env)
 }
 
 // renderDeviations are the render vectors whose expectation we do not
@@ -220,17 +220,17 @@ func TestUpstreamRenderVectors(t *testing.T) {
 					}
 				}
 			}
-			got, nonces, err := Render(a, v.Input.Inputs)
+			got, nonces, err := renderN(a, v.Input.Inputs)
 			require.NoError(t, err)
 			if pattern, ok := v.Expected["nonce_pattern"].(string); ok {
 				t.Log("deviation: " + renderDeviations[v.Name])
 				pattern = strings.ReplaceAll(pattern, "{8}", "{16}")
 				require.Regexp(t, regexp.MustCompile(pattern), got)
-				require.Len(t, nonces.Rich, 1)
+				require.Len(t, nonces.rich, 1)
 				return
 			}
 			require.Equal(t, v.Expected["rendered"], got)
-			require.Empty(t, nonces.Render, "strict mode is off")
+			require.Empty(t, nonces.render, "strict mode is off")
 		})
 	}
 }
@@ -244,7 +244,7 @@ func TestUpstreamFixturesLoad(t *testing.T) {
 	env := LookupEnv(func(name string) (string, bool) { return "test-" + name, true })
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			a, err := Load(f, env)
+			a, err := loadPath(f, env)
 			require.NoError(t, err)
 			require.NotEmpty(t, a.Name)
 			require.NotEmpty(t, a.Instructions)

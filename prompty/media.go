@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -11,8 +12,8 @@ import (
 	"github.com/promptfmt/promptfmt/internal/confined"
 )
 
-// MaxMediaSize bounds a local media file that MediaPart reads.
-const MaxMediaSize = 20 << 20
+// maxMediaSize bounds a local media file that mediaPart reads.
+const maxMediaSize = 20 << 20
 
 // mediaTypes maps file extensions to media types, by kind. A fixed table
 // rather than the system's: the same file gets the same type everywhere.
@@ -25,19 +26,19 @@ var mediaTypes = map[string]string{
 	".json": "application/json", ".html": "text/html", ".xml": "application/xml",
 }
 
-// MediaPart turns an image, file or audio input's value into a content
+// mediaPart turns an image, file or audio input's value into a content
 // part of that kind. The value is a string or a mapping:
 //
 //   - "https://..." or "http://...": a URL, kept as the part's value;
 //   - "data:<type>;base64,<data>": the data (checked to be base64) with its
 //     media type;
-//   - any other string: a local file, read from inside dir (confined like
-//     ${file:}: no "..", absolute paths or links out; at most
-//     MaxMediaSize), base64-encoded, its media type from its extension;
+//   - any other string: a local file, read from fsys beside dir (confined
+//     like ${file:}: no absolute paths, nothing out of fsys; at most
+//     maxMediaSize), base64-encoded, its media type from its extension;
 //   - a mapping whose url, source, value or data is one of the above
 //     (or image_url: {url}), with optional mediaType (media_type,
 //     mime_type), detail and filename.
-func MediaPart(kind string, v any, dir string) (promptfmt.ContentPart, error) {
+func mediaPart(kind string, v any, fsys fs.FS, dir string) (promptfmt.ContentPart, error) {
 	p := promptfmt.ContentPart{Kind: promptfmt.Kind(kind)}
 	var src string
 	switch v := v.(type) {
@@ -94,10 +95,10 @@ func MediaPart(kind string, v any, dir string) (promptfmt.ContentPart, error) {
 			p.MediaType = mt
 		}
 	default:
-		if dir == "" {
-			return p, fmt.Errorf("%s: local files cannot be read here (no directory)", src)
+		if fsys == nil {
+			return p, fmt.Errorf("%s: local files cannot be read here (no file system: load with LoadFile, or give promptfmt.FS)", src)
 		}
-		b, err := confined.ReadFile(dir, src, MaxMediaSize)
+		b, err := confined.ReadFS(fsys, dir, src, maxMediaSize)
 		if err != nil {
 			return p, err
 		}

@@ -35,13 +35,13 @@ func TestFrontMatterNestingIsLinear(t *testing.T) {
 	for i, c := range nests {
 		t.Run(c.name, func(t *testing.T) {
 			src := nested(i, values.MaxDepth-10)
-			_, err := LoadBytes(src, "")
+			_, err := Load(src)
 			require.NoError(t, err)
 			_, err = Parse(src)
 			require.NoError(t, err)
-			growth.Linear(t, "LoadBytes, "+c.name, values.MaxDepth/4-10, func(n int) float64 {
+			growth.Linear(t, "Load, "+c.name, values.MaxDepth/4-10, func(n int) float64 {
 				src := nested(i, n)
-				return growth.AllocBytes(func() { _, _ = LoadBytes(src, "") })
+				return growth.AllocBytes(func() { _, _ = Load(src) })
 			})
 			growth.Linear(t, "Parse, "+c.name, values.MaxDepth/4-10, func(n int) float64 {
 				src := nested(i, n)
@@ -57,16 +57,16 @@ func TestFrontMatterTooDeep(t *testing.T) {
 	for i, c := range nests {
 		t.Run(c.name, func(t *testing.T) {
 			src := nested(i, 8000)
-			_, err := LoadBytes(src, "")
+			_, err := Load(src)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), values.DepthMessage())
 			assert.Regexp(t, `^prompty:\d+:\d+: `, err.Error())
 			_, err = Parse(src)
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), values.DepthMessage())
-			growth.Linear(t, "LoadBytes, too deep, "+c.name, 2000, func(n int) float64 {
+			growth.Linear(t, "Load, too deep, "+c.name, 2000, func(n int) float64 {
 				src := nested(i, n)
-				return growth.AllocBytes(func() { _, _ = LoadBytes(src, "") })
+				return growth.AllocBytes(func() { _, _ = Load(src) })
 			})
 		})
 	}
@@ -81,10 +81,10 @@ func TestFileReferenceTooDeep(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "deep.json"), []byte(deep(values.MaxDepth-1)), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "deep.yaml"), []byte("a: "+deep(values.MaxDepth)), 0o600))
 	// metadata (1), x (2), the file's value (998): at the limit
-	_, err := LoadBytes([]byte("---\nmetadata:\n  x: ${file:ok.json}\n---\n"), dir)
+	_, err := Load([]byte("---\nmetadata:\n  x: ${file:ok.json}\n---\n"), inDir(dir))
 	require.NoError(t, err)
 	for _, name := range []string{"deep.json", "deep.yaml"} {
-		_, err := LoadBytes([]byte("---\nmetadata:\n  x: ${file:"+name+"}\n---\n"), dir)
+		_, err := Load([]byte("---\nmetadata:\n  x: ${file:"+name+"}\n---\n"), inDir(dir))
 		require.Error(t, err, name)
 		where := "" // the YAML file is too deep on its own: its reader names the line
 		if name == "deep.yaml" {

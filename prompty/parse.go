@@ -11,9 +11,17 @@ import (
 const format = "prompty"
 
 // Parse reads Prompty role-boundary text, with optional front matter, into
-// a Document. See the package documentation for the rules.
-func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
-	cfg := newConfig(opts)
+// a Document. See the package documentation for the rules. It takes
+// promptfmt.File and this package's Strict and Threads.
+func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	cfg, err := newConfig(opts, "Parse", optStrict, optThreads)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.Finish(parse(src, &cfg))
+}
+
+func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
 	if cfg.strict && cfg.nonce == "" {
 		return nil, &promptfmt.ParseError{Format: format, Msg: "strict mode needs a non-empty nonce"}
 	}
@@ -32,11 +40,11 @@ func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
 		}
 		doc.MetaNode, doc.Meta, body = fm.node, fm.meta, fm.body
 	}
-	if err := parseBody(doc, src, body, &cfg); err != nil {
+	if err := parseBody(doc, src, body, cfg); err != nil {
 		return nil, err
 	}
 	if cfg.strict {
-		if err := checkNonceLines(src, &cfg); err != nil {
+		if err := checkNonceLines(src, cfg); err != nil {
 			return nil, err
 		}
 	}

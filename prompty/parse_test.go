@@ -34,7 +34,7 @@ type parseCase struct {
 	want []promptfmt.Message
 }
 
-func runParseCases(t *testing.T, cases []parseCase, opts ...Option) {
+func runParseCases(t *testing.T, cases []parseCase, opts ...promptfmt.Option) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

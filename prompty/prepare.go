@@ -11,53 +11,70 @@ import (
 )
 
 // Prepare renders the agent with inputs and returns the messages for the
-// model (section 1.4's prepare: render, parse, expand): the rendered text
-// is parsed as role-boundary text, in strict mode (the default) with the
-// render nonce, so that no input value can add, remove or change a message;
-// each thread placeholder becomes the thread's messages, with their own
-// roles (see ThreadMessages for the values accepted); each image, file or
-// audio placeholder becomes a content part of the message it stands in
-// (see MediaPart). A rich input that is optional and not given leaves
-// nothing behind. The Limits option bounds the rendering (see Render).
-func Prepare(a *Agent, inputs map[string]any, opts ...Option) ([]promptfmt.Message, error) {
-	if a.Template.Parser != "" && a.Template.Parser != "prompty" {
-		return nil, a.errorf(0, 0, "unknown template parser %q (want prompty)", a.Template.Parser)
-	}
-	rendered, n, err := Render(a, inputs, opts...)
+// model, in order (section 1.4's prepare: render, parse, expand). The
+// rendered text is parsed as role-boundary text, in strict mode (the
+// default) with a fresh render nonce, so that no input value can add,
+// remove or change a message; each thread placeholder becomes the thread's
+// messages, with their own roles; each image, file or audio placeholder
+// becomes a content part of the message it stands in. A rich input that
+// is optional and not given leaves nothing behind. See the package
+// documentation (Prepare) for the values a thread or media input takes.
+//
+// Options: promptfmt.Limits bounds the rendering (see Render);
+// promptfmt.OnWarning is told of a thread input whose messages the
+// template never places; promptfmt.FS, when given, is where local media
+// files are read (from its top), instead of the file system the agent was
+// loaded from. Errors are ParseErrors at the line of the agent's file.
+func Prepare(a *Agent, inputs map[string]any, opts ...promptfmt.Option) ([]promptfmt.Message, error) {
+	c, err := newConfig(opts, "Prepare")
 	if err != nil {
 		return nil, err
 	}
-	cfg := newConfig(opts)
-	slots := make(map[string]slot, len(n.Rich))
-	for _, ph := range slices.Sorted(maps.Keys(n.Rich)) {
-		r := n.Rich[ph]
-		if r.Kind == KindThread {
-			msgs, err := ThreadMessages(r.Value)
+	return prepare(a, inputs, &c)
+}
+
+func prepare(a *Agent, inputs map[string]any, cfg *config) ([]promptfmt.Message, error) {
+	if a.Template.Parser != "" && a.Template.Parser != "prompty" {
+		return nil, a.errorf(0, 0, "unknown template parser %q (want prompty)", a.Template.Parser)
+	}
+	rendered, n, err := renderAgent(a, inputs, cfg, a.Template.IsStrict())
+	if err != nil {
+		return nil, err
+	}
+	fsys, dir := a.fsys, a.dir
+	if cfg.FS != nil {
+		fsys, dir = cfg.FS, "."
+	}
+	slots := make(map[string]slot, len(n.rich))
+	for _, ph := range slices.Sorted(maps.Keys(n.rich)) {
+		r := n.rich[ph]
+		if r.kind == KindThread {
+			msgs, err := threadMessages(r.value)
 			if err != nil {
-				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
+				return nil, a.errorf(0, 0, "input %q: %v", r.name, err)
 			}
-			if len(msgs) > 0 && !strings.Contains(rendered, ph) && cfg.warn != nil {
-				cfg.warn(promptfmt.Warning{Format: format, Line: a.InstructionsLine,
-					Msg: fmt.Sprintf("thread input %q: the template never places it ({{ %s }}), so its %d messages reach no model", r.Name, r.Name, len(msgs))})
+			if len(msgs) > 0 && !strings.Contains(rendered, ph) && cfg.OnWarning != nil {
+				cfg.OnWarning(promptfmt.Warning{Format: format, File: a.File, Line: a.InstructionsLine, Col: 1, Offset: a.instructionsOffset,
+					Msg: fmt.Sprintf("thread input %q: the template never places it ({{ %s }}), so its %d messages reach no model", r.name, r.name, len(msgs))})
 			}
 			slots[ph] = slot{thread: msgs, owned: true}
 			continue
 		}
 		s := slot{media: true}
-		if r.Value != nil {
-			p, err := MediaPart(r.Kind, r.Value, a.Dir)
+		if r.value != nil {
+			p, err := mediaPart(r.kind, r.value, fsys, dir)
 			if err != nil {
-				return nil, a.errorf(0, 0, "input %q: %v", r.Name, err)
+				return nil, a.errorf(0, 0, "input %q: %v", r.name, err)
 			}
 			s.part = &p
 		}
 		slots[ph] = s
 	}
-	parseOpts := []Option{renderedText(slots)}
-	if n.Render != "" {
-		parseOpts = append(parseOpts, Strict(n.Render))
+	pc := config{rendered: true, slots: slots}
+	if n.render != "" {
+		pc.setStrict(n.render)
 	}
-	doc, err := Parse([]byte(rendered), parseOpts...)
+	doc, err := parse([]byte(rendered), &pc)
 	if err != nil {
 		var pe *promptfmt.ParseError
 		if errors.As(err, &pe) && pe.Line > 0 {
@@ -68,13 +85,13 @@ func Prepare(a *Agent, inputs map[string]any, opts ...Option) ([]promptfmt.Messa
 	return doc.Messages, nil
 }
 
-// ThreadMessages turns a thread input's value into messages. It accepts
+// threadMessages turns a thread input's value into messages. It accepts
 // []promptfmt.Message; a list of JSON-like messages ({role, name?,
 // content, metadata?} where content is a string or a list of parts, each
-// {kind or type, value or text, ...} as MediaPart reads them for media);
+// {kind or type, value or text, ...} as mediaPart reads them for media);
 // the same list under "messages" in {"_kind": "thread", "messages": [...]}
 // (the shape of upstream's render vectors); and nil, an empty thread.
-func ThreadMessages(v any) ([]promptfmt.Message, error) {
+func threadMessages(v any) ([]promptfmt.Message, error) {
 	switch v := v.(type) {
 	case nil:
 		return nil, nil
@@ -86,14 +103,14 @@ func ThreadMessages(v any) ([]promptfmt.Message, error) {
 		return out, nil
 	case map[string]any:
 		if list, ok := v["messages"]; ok {
-			return ThreadMessages(list)
+			return threadMessages(list)
 		}
 	case []map[string]any:
 		list := make([]any, len(v))
 		for i, m := range v {
 			list[i] = m
 		}
-		return ThreadMessages(list)
+		return threadMessages(list)
 	case []any:
 		out := make([]promptfmt.Message, 0, len(v))
 		for i, x := range v {
@@ -200,11 +217,11 @@ func contentPart(x any) (promptfmt.ContentPart, error) {
 		}
 		return promptfmt.ContentPart{}, errors.New("a text part needs a value")
 	case "image", "image_url", "input_image":
-		return MediaPart(KindImage, obj, "")
+		return mediaPart(KindImage, obj, nil, "")
 	case "audio", "input_audio":
-		return MediaPart(KindAudio, obj, "")
+		return mediaPart(KindAudio, obj, nil, "")
 	case "file", "input_file":
-		return MediaPart(KindFile, obj, "")
+		return mediaPart(KindFile, obj, nil, "")
 	case "tool_call", "tool_result":
 		p := promptfmt.ContentPart{Kind: promptfmt.Kind(kind)}
 		p.Value, _ = obj["value"].(string)

@@ -93,12 +93,13 @@ func (d *decoder) reference(p *keyPath, ref, whole string) (any, error) {
 	return whole, nil // not a reference: "${x}" stays text
 }
 
-// file reads a ${file:name} reference from inside the prompt's directory.
+// file reads a ${file:name} reference from the prompt's file system,
+// beside the prompt.
 func (d *decoder) file(p *keyPath, name string) (any, error) {
-	if d.dir == "" {
-		return nil, d.errorf(p, "${file:%s}: no directory to read it from (load the prompt from a file)", name)
+	if d.fsys == nil {
+		return nil, d.errorf(p, "${file:%s}: no file system to read it from (load with LoadFile, or give promptfmt.FS)", name)
 	}
-	data, err := confined.ReadFile(d.dir, name, maxFileRef)
+	data, err := confined.ReadFS(d.fsys, d.dir, name, maxFileRef)
 	if err != nil {
 		return nil, d.errorf(p, "${file:%s}: %v", name, err)
 	}

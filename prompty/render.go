@@ -10,31 +10,31 @@ import (
 	"github.com/promptfmt/promptfmt/internal/tmpl"
 )
 
-// Nonces is what one Render made up: the strict-mode nonce and the
-// placeholders standing for rich-kind inputs. Prepare uses it to parse the
-// rendered text.
-type Nonces struct {
-	// Render is the nonce written into every role boundary of the template
+// nonces is what one rendering made up: the strict-mode nonce and the
+// placeholders standing for rich-kind inputs, which prepare needs to parse
+// the rendered text.
+type nonces struct {
+	// render is the nonce written into every role boundary of the template
 	// ("" when strict mode is off).
-	Render string
-	// Rich maps each placeholder, "__PROMPTY_THREAD_<16 hex>_<name>__", to
+	render string
+	// rich maps each placeholder, "__PROMPTY_THREAD_<16 hex>_<name>__", to
 	// the input it stands for.
-	Rich map[string]RichInput
+	rich map[string]richInput
 }
 
-// RichInput is a thread, image, file or audio input kept out of the
+// richInput is a thread, image, file or audio input kept out of the
 // template.
-type RichInput struct {
-	Name  string
-	Kind  string
-	Value any // nil when the input was optional and not given
+type richInput struct {
+	name  string
+	kind  string
+	value any // nil when the input was optional and not given
 }
 
-// ValidateInputs returns inputs completed as the agent declares them: a
+// validateInputs returns inputs completed as the agent declares them: a
 // missing input takes its default (never its example); a missing required
 // input without a default is an error naming it; a missing optional input
 // stays missing. Inputs the agent does not declare pass through.
-func ValidateInputs(a *Agent, inputs map[string]any) (map[string]any, error) {
+func validateInputs(a *Agent, inputs map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(inputs)+len(a.Inputs))
 	maps.Copy(out, inputs)
 	var missing []string
@@ -56,47 +56,63 @@ func ValidateInputs(a *Agent, inputs map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// Render renders the agent's template with inputs (section 5 of the
-// specification): inputs are validated (ValidateInputs); every declared
-// input of a rich kind (thread, image, file, audio) is replaced by a fresh
-// placeholder from crypto/rand, so its value never reaches the template;
-// in strict mode (the default) every role boundary of the template first
-// gets the render nonce (PreRender). The template is rendered by the engine
-// its format names: jinja2 (gonja; no file access, undefined variables
-// render as "", HTML is not escaped) or mustache (cbroglie/mustache; no
-// partials, no HTML escaping either: prompts are not HTML). Rendering is
-// bounded by the Limits option (defaults without it); other options do not
-// apply.
-func Render(a *Agent, inputs map[string]any, opts ...Option) (string, *Nonces, error) {
-	c := newConfig(opts)
-	ctx, err := ValidateInputs(a, inputs)
+// Render returns the text the agent's template renders to with inputs,
+// for a reader: what Prepare would split into messages, but without
+// strict mode's nonces and sentinels, and with each input of a rich kind
+// (thread, image, file, audio) shown as its placeholder,
+// "__PROMPTY_THREAD_<16 hex>_<name>__". It is not meant to be parsed: a
+// program wanting messages calls Prepare, which renders in strict mode.
+// Inputs are completed as Prepare does: defaults filled in (never
+// examples); a missing required input is an error naming it. The
+// template is rendered by the engine its format names: jinja2 (gonja; no
+// file access, undefined variables render as "", HTML is not escaped) or
+// mustache (cbroglie/mustache; no partials, no HTML escaping either:
+// prompts are not HTML). promptfmt.Limits bounds the rendering (defaults
+// without it). Errors are ParseErrors at the line of the file.
+func Render(a *Agent, inputs map[string]any, opts ...promptfmt.Option) (string, error) {
+	c, err := newConfig(opts, "Render")
+	if err != nil {
+		return "", err
+	}
+	out, _, err := renderAgent(a, inputs, &c, false)
+	return out, err
+}
+
+// renderAgent renders the agent's template with inputs (section 5 of the
+// specification): inputs are validated (validateInputs); every declared
+// input of a rich kind is replaced by a fresh placeholder from
+// crypto/rand, so its value never reaches the template; when strict is
+// set, every role boundary of the template first gets the render nonce
+// (PreRender).
+func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (string, *nonces, error) {
+	ctx, err := validateInputs(a, inputs)
 	if err != nil {
 		return "", nil, err
 	}
-	n := &Nonces{}
+	n := &nonces{}
 	for i := range a.Inputs {
 		p := &a.Inputs[i]
-		if !IsRich(p.Kind) {
+		if !isRich(p.Kind) {
 			continue
 		}
-		if n.Rich == nil {
-			n.Rich = map[string]RichInput{}
+		if n.rich == nil {
+			n.rich = map[string]richInput{}
 		}
-		ph := ThreadPlaceholder(p.Name)
-		n.Rich[ph] = RichInput{Name: p.Name, Kind: p.Kind, Value: ctx[p.Name]}
+		ph := threadPlaceholder(p.Name)
+		n.rich[ph] = richInput{name: p.Name, kind: p.Kind, value: ctx[p.Name]}
 		ctx[p.Name] = ph
 	}
 	tpl := a.Instructions
-	if a.Template.IsStrict() {
-		n.Render = NewNonce()
-		tpl = PreRender(tpl, n.Render)
+	if strict {
+		n.render = NewNonce()
+		tpl = PreRender(tpl, n.render)
 	}
 	var out string
 	switch a.Template.Format {
 	case "jinja2", "jinja", "":
-		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.limits})
+		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.Limits})
 	case "mustache":
-		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.limits})
+		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.Limits})
 	default:
 		return "", nil, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
 	}
@@ -114,7 +130,7 @@ func Render(a *Agent, inputs map[string]any, opts ...Option) (string, *Nonces, e
 // instructions and column col (0 when unknown), or about the file as a
 // whole when line is 0.
 func (a *Agent) errorf(line, col int, msg string, args ...any) error {
-	e := &promptfmt.ParseError{Format: format, Msg: fmt.Sprintf(msg, args...)}
+	e := &promptfmt.ParseError{Format: format, File: a.File, Msg: fmt.Sprintf(msg, args...)}
 	if line > 0 {
 		e.Line, e.Col = max(a.InstructionsLine, 1)+line-1, max(col, 1)
 		off := 0 // the line's offset in the instructions

@@ -19,10 +19,10 @@ func NewNonce() string {
 	return hex.EncodeToString(b[:])
 }
 
-// ThreadPlaceholder returns a fresh placeholder for the thread input name,
+// threadPlaceholder returns a fresh placeholder for the rich input name,
 // "__PROMPTY_THREAD_<16 hex>_<name>__", to stand in the template's inputs
-// where the thread goes; give it to Parse with Threads.
-func ThreadPlaceholder(name string) string {
+// where the input goes.
+func threadPlaceholder(name string) string {
 	return "__PROMPTY_THREAD_" + NewNonce() + "_" + name + "__"
 }
 

@@ -45,9 +45,9 @@ func TestStrictAttributeValueCannotWriteAttributes(t *testing.T) {
 func TestStrictJoinedBoundaryLine(t *testing.T) {
 	a := load(t, "---\ninputs: {p: {kind: string}, s: {kind: string}, who: {kind: string}}\n---\n"+
 		"{{p}}\n{%- if true -%}{% endif -%}\nuser[name=\"{{who}}\"]:\n{%- if true %}{{s}}{% endif %}\nhi")
-	out, n, err := Render(a, map[string]any{"p": "P", "s": "S", "who": "Ann"})
+	out, n, err := renderN(a, map[string]any{"p": "P", "s": "S", "who": "Ann"})
 	require.NoError(t, err)
-	assert.Contains(t, out, "Puser[nonce="+n.Render+", ")
+	assert.Contains(t, out, "Puser[nonce="+n.render+", ")
 	assert.Contains(t, out, "]:S\nhi")
 	for _, tc := range []struct{ p, s string }{
 		{"assistant[", ""}, {"assistant[x=", ""}, {"assistant[x=\"", ""}, {"system ", ""}, {"x", ""},

@@ -191,7 +191,7 @@ func hasMarkerLine(s string) bool {
 func checkStrictMarkers(t *testing.T, g genTemplate, attrs []string, content string) {
 	t.Helper()
 	tpl := g.text()
-	a, err := LoadBytes([]byte(tpl), "")
+	a, err := Load([]byte(tpl))
 	if err != nil {
 		t.Fatalf("template %q: %v", tpl, err)
 	}

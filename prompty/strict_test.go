@@ -16,7 +16,7 @@ func TestNewNonce(t *testing.T) {
 	a, b := NewNonce(), NewNonce()
 	assert.Regexp(t, `^[0-9a-f]{16}$`, a)
 	assert.NotEqual(t, a, b)
-	assert.Regexp(t, `^__PROMPTY_THREAD_[0-9a-f]{16}_history__$`, ThreadPlaceholder("history"))
+	assert.Regexp(t, `^__PROMPTY_THREAD_[0-9a-f]{16}_history__$`, threadPlaceholder("history"))
 }
 
 func TestPreRender(t *testing.T) {
@@ -93,7 +93,7 @@ func TestStrictMode(t *testing.T) {
 // A template error in an attribute of a role marker, which strict mode
 // rewrites before rendering, is placed within the line as written.
 func TestStrictErrorColumnWithinLine(t *testing.T) {
-	a, err := LoadBytes([]byte("user[a=\"{%\"]:\nhi\n"), "")
+	a, err := Load([]byte("user[a=\"{%\"]:\nhi\n"))
 	require.NoError(t, err)
 	_, err = Prepare(a, nil)
 	var pe *promptfmt.ParseError

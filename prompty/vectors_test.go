@@ -110,7 +110,7 @@ func TestUpstreamParseVectors(t *testing.T) {
 	for set, vectors := range loadParseVectors(t) {
 		for _, v := range vectors {
 			t.Run(set+"/"+v.Name, func(t *testing.T) {
-				var opts []Option
+				var opts []promptfmt.Option
 				if th := threadsFor(v); th != nil {
 					opts = append(opts, Threads(th))
 				}

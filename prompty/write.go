@@ -27,7 +27,11 @@ import (
 // those) or with a line that would read as a boundary; metadata that is not a
 // string, bool or number, whose key is not a word, or whose string holds a
 // line break; and a "name" metadata key (the name attribute is Message.Name).
-func Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error {
+// Write takes none of this package's options.
+func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if _, err := newConfig(opts, "Write"); err != nil {
+		return err
+	}
 	var b strings.Builder
 	errs := promptfmt.CommentErrors(doc, format)
 	if len(doc.Meta) > 0 {
@@ -133,11 +137,11 @@ func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt
 	}
 	inputs := map[string]any{}
 	for _, p := range a.Inputs {
-		if p.Required && !p.HasDefault && !IsRich(p.Kind) {
+		if p.Required && !p.HasDefault && !isRich(p.Kind) {
 			inputs[p.Name] = ""
 		}
 	}
-	got, err := Prepare(a, inputs, Limits(promptfmt.TemplateLimits{MaxSteps: -1, MaxBytes: -1}))
+	got, err := prepare(a, inputs, &config{Settings: promptfmt.Settings{Limits: promptfmt.TemplateLimits{MaxSteps: -1, MaxBytes: -1}}})
 	if err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "the written file does not render: " + err.Error()}
 	}

@@ -30,7 +30,7 @@ func writesBack(t *testing.T, doc *promptfmt.Document) {
 		out.Reset()
 		require.NoError(t, Write(&out, doc))
 	}
-	a, err := LoadBytes(out.Bytes(), "")
+	a, err := Load(out.Bytes())
 	require.NoError(t, err, "%s", out.String())
 	got, err := Prepare(a, nil)
 	require.NoError(t, err, "%s", out.String())
@@ -136,7 +136,7 @@ func TestLoadAndParseAgreeOnTheBody(t *testing.T) {
 	for _, src := range []string{"user:\nhi  ", "user:\nhi\t\n", "user:\nhi\n   \n\n", "system:\na\nuser:\nb \r\n"} {
 		doc, err := Parse([]byte(src))
 		require.NoError(t, err)
-		a, err := LoadBytes([]byte(src), "")
+		a, err := Load([]byte(src))
 		require.NoError(t, err)
 		msgs, err := Prepare(a, nil)
 		require.NoError(t, err)
@@ -147,11 +147,11 @@ func TestLoadAndParseAgreeOnTheBody(t *testing.T) {
 // Issue 18: a thread input the template never places was dropped
 // silently; Prepare warns, naming it.
 func TestPrepareWarnsUnplacedThread(t *testing.T) {
-	a, err := LoadBytes([]byte("---\ninputs:\n  history: {kind: thread}\n  other: {kind: thread}\n---\nsystem:\nhi\n{{ other }}\n"), "")
+	a, err := Load([]byte("---\ninputs:\n  history: {kind: thread}\n  other: {kind: thread}\n---\nsystem:\nhi\n{{ other }}\n"))
 	require.NoError(t, err)
 	var warns []string
 	thread := []any{map[string]any{"role": "user", "content": "earlier"}}
-	_, err = Prepare(a, map[string]any{"history": thread, "other": thread}, OnWarning(func(w promptfmt.Warning) { warns = append(warns, w.Msg) }))
+	_, err = Prepare(a, map[string]any{"history": thread, "other": thread}, promptfmt.OnWarning(func(w promptfmt.Warning) { warns = append(warns, w.Msg) }))
 	require.NoError(t, err)
 	require.Len(t, warns, 1)
 	require.Contains(t, warns[0], `thread input "history"`)

@@ -60,7 +60,11 @@ type promptyTemplate struct {
 }
 
 func loadPrompty(src []byte, dir string) (template, error) {
-	a, err := prompty.LoadBytes(src, dir)
+	var opts []promptfmt.Option
+	if dir != "" { // the files it names, from inside dir only
+		opts = append(opts, promptfmt.FS(confined.DirFS(dir)))
+	}
+	a, err := prompty.Load(src, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -70,16 +74,12 @@ func loadPrompty(src []byte, dir string) (template, error) {
 // Render shows the template's output for a reader: without strict mode's
 // nonces (rich inputs still show as their placeholders).
 func (t promptyTemplate) Render(inputs map[string]any) (string, error) {
-	a := *t.a
-	off := false
-	a.Template.Strict = &off
-	out, _, err := prompty.Render(&a, inputs)
-	return out, err
+	return prompty.Render(t.a, inputs)
 }
 
 func (t promptyTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
 	var warnings []promptfmt.Warning
-	msgs, err := prompty.Prepare(t.a, inputs, prompty.OnWarning(func(w promptfmt.Warning) { warnings = append(warnings, w) }))
+	msgs, err := prompty.Prepare(t.a, inputs, promptfmt.OnWarning(func(w promptfmt.Warning) { warnings = append(warnings, w) }))
 	return msgs, warnings, err
 }
 
@@ -96,7 +96,7 @@ func (t promptyTemplate) Document(inputs map[string]any) (*promptfmt.Document, e
 	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs, Warnings: warnings}, nil
 }
 
-func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a.Map()} }
+func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a} }
 
 func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
 

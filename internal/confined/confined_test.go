@@ -85,3 +85,39 @@ func TestDirFS(t *testing.T) {
 	_, err = DirFS(dir).Open("../secret.txt")
 	require.ErrorIs(t, err, fs.ErrInvalid)
 }
+
+// ReadFS resolves beside dir inside fsys and refuses what climbs out of
+// fsys; DirFS, unlike os.DirFS, also refuses a link that leads out.
+func TestReadFSBeside(t *testing.T) {
+	top := t.TempDir()
+	dir := filepath.Join(top, "app")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "sub", "a.txt"), []byte("inside"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "top.txt"), []byte("top"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(top, "secret.txt"), []byte("secret"), 0o644))
+	require.NoError(t, os.Symlink(filepath.Join(top, "secret.txt"), filepath.Join(dir, "link.txt")))
+
+	for _, fsys := range []fs.FS{DirFS(dir), os.DirFS(dir)} {
+		got, err := ReadFS(fsys, "sub", "a.txt", 100)
+		require.NoError(t, err)
+		require.Equal(t, "inside", string(got))
+		got, err = ReadFS(fsys, "sub", "../top.txt", 100)
+		require.NoError(t, err, "a .. that stays inside fsys")
+		require.Equal(t, "top", string(got))
+		for _, name := range []string{"../../secret.txt", "/etc/passwd", filepath.Join(top, "secret.txt"), ""} {
+			_, err := ReadFS(fsys, "sub", name, 100)
+			require.ErrorIs(t, err, ErrOutside, name)
+		}
+		_, err = ReadFS(fsys, ".", "top.txt", 2)
+		require.ErrorContains(t, err, "larger than 2 bytes")
+		_, err = ReadFS(fsys, ".", "sub", 100)
+		require.ErrorContains(t, err, "not a regular file")
+		_, err = ReadFS(fsys, ".", "missing.txt", 100)
+		require.ErrorIs(t, err, fs.ErrNotExist)
+	}
+	_, err := ReadFS(DirFS(dir), ".", "link.txt", 100)
+	require.ErrorIs(t, err, ErrOutside, "Dir keeps links inside")
+	got, err := ReadFS(os.DirFS(dir), ".", "link.txt", 100)
+	require.NoError(t, err, "os.DirFS follows links out: the caller's choice")
+	require.Equal(t, "secret", string(got))
+}
