@@ -37,7 +37,14 @@ const RoleCompletion = "completion"
 // back and returns an error rather than a file in which existing or msgs
 // read otherwise (existing ending in a fence that is never closed
 // swallows what is added), or an error of Parse for existing.
-func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
+//
+// Append takes Parse's options: promptfmt.File names existing on the
+// errors Parse returns for it; an option of another format is an error.
+func Append(existing []byte, msgs []promptfmt.Message, opts ...promptfmt.Option) ([]byte, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	var errs []error
 	for i := range msgs {
 		errs = append(errs, appendable(i, &msgs[i])...)
@@ -45,7 +52,7 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	before, err := Parse(existing)
+	before, err := c.Finish(parseFile(existing))
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func Append(existing []byte, msgs ...promptfmt.Message) ([]byte, error) {
 		} else {
 			out = append(out, bytes.ReplaceAll(add, []byte("\n"), []byte(eol))...)
 		}
-		after, err := Parse(out)
+		after, err := parseFile(out)
 		if err != nil {
 			// existing parsed: the message is at fault (blocks nested
 			// too deep).
@@ -227,10 +234,12 @@ func separator(b []byte) string {
 }
 
 // NextPrompt is the message upstream adds after a reply, ready for the
-// user's next turn: role user, named like the last user message in src.
+// user's next turn: role user, named like the last user message in src
+// (no name when src does not parse). It takes no options: see the
+// package documentation.
 func NextPrompt(src []byte) promptfmt.Message {
 	m := promptfmt.Message{Role: "user"}
-	if doc, err := Parse(src); err == nil {
+	if doc, err := parseFile(src); err == nil {
 		for _, x := range doc.Messages {
 			if x.Role == "user" {
 				m.Name = x.Name

@@ -67,11 +67,11 @@ func checkAppend(t testing.TB, existing []byte, m promptfmt.Message) (appended b
 	if err != nil {
 		return false
 	}
-	out, err := Append(existing, m)
+	out, err := Append(existing, []promptfmt.Message{m})
 	if err != nil {
 		var ue *promptfmt.UnsupportedError
 		require.True(t, errors.As(err, &ue), "%v", err)
-		_, plainErr := Append(existing, promptfmt.NewMessage("assistant", "ok"))
+		_, plainErr := Append(existing, []promptfmt.Message{promptfmt.NewMessage("assistant", "ok")})
 		require.Error(t, plainErr, "%q + %q: %v, and a plain answer appends", existing, m.Text(), err)
 		return false
 	}
@@ -129,10 +129,10 @@ func TestWriteHostile(t *testing.T) {
 func checkLineEnds(t testing.TB, existing []byte, m promptfmt.Message) {
 	t.Helper()
 	lf := lines.ToLF(string(existing))
-	want, wantErr := Append([]byte(lf), m)
+	want, wantErr := Append([]byte(lf), []promptfmt.Message{m})
 	for _, eol := range []string{"\r\n", "\r"} {
 		src := []byte(strings.ReplaceAll(lf, "\n", eol))
-		got, err := Append(src, m)
+		got, err := Append(src, []promptfmt.Message{m})
 		if wantErr != nil {
 			require.Error(t, err, "%q + %q appends, but not to its LF form", src, m.Text())
 			continue
@@ -158,7 +158,7 @@ func TestAppendLineEnds(t *testing.T) {
 			{"### @user:\n\nHello\n\n\n", "### @user:\n\nHello\n\n\n### @assistant:\n\nTest!\n\\### @system:\nline\n\n### @user:\n\n"},
 		} {
 			in := strings.ReplaceAll(tc.in, "\n", eol)
-			out, err := Append([]byte(in), reply, NextPrompt([]byte(in)))
+			out, err := Append([]byte(in), []promptfmt.Message{reply, NextPrompt([]byte(in))})
 			require.NoError(t, err)
 			assert.Equal(t, strings.ReplaceAll(tc.want, "\n", eol), string(out), "%q", in)
 			doc, err := Parse(out)
@@ -168,17 +168,17 @@ func TestAppendLineEnds(t *testing.T) {
 		}
 	}
 	// A completion continues the last line, with the file's line ends.
-	out, err := Append([]byte("### @user:\r\rOnce"), promptfmt.NewMessage(RoleCompletion, " upon\na time"))
+	out, err := Append([]byte("### @user:\r\rOnce"), []promptfmt.Message{promptfmt.NewMessage(RoleCompletion, " upon\na time")})
 	require.NoError(t, err)
 	assert.Equal(t, "### @user:\r\rOnce upon\ra time", string(out))
-	out, err = Append([]byte("### @user:\r\n\r\nOnce"), promptfmt.NewMessage(RoleCompletion, " upon\r\na time"))
+	out, err = Append([]byte("### @user:\r\n\r\nOnce"), []promptfmt.Message{promptfmt.NewMessage(RoleCompletion, " upon\r\na time")})
 	require.NoError(t, err)
 	assert.Equal(t, "### @user:\r\n\r\nOnce upon\r\na time", string(out))
 
 	// A line of other white space is no blank line to CommonMark: the
 	// HTML block it continues must end before the heading.
 	for _, in := range []string{"<div>\n\u00a0", "<div>\r\x1c\r", "<div>\r\n\u3000\r\n"} {
-		out, err := Append([]byte(in), promptfmt.NewMessage("assistant", "ok"))
+		out, err := Append([]byte(in), []promptfmt.Message{promptfmt.NewMessage("assistant", "ok")})
 		require.NoError(t, err, "%q", in)
 		doc, err := Parse(out)
 		require.NoError(t, err)
@@ -204,7 +204,7 @@ func TestAppendEscapes(t *testing.T) {
 		`\% already`:                         `\\% already`,
 		"a\r\n### @x:\rb":                    "a\n\\### @x:\nb",
 	} {
-		out, err := Append([]byte("### @user:\n\nq\n"), promptfmt.NewMessage("assistant", text))
+		out, err := Append([]byte("### @user:\n\nq\n"), []promptfmt.Message{promptfmt.NewMessage("assistant", text)})
 		require.NoError(t, err)
 		assert.Equal(t, "### @user:\n\nq\n\n### @assistant:\n\n"+want+"\n", string(out), "%q", text)
 	}
@@ -235,7 +235,7 @@ func TestAppendUnsupported(t *testing.T) {
 		{promptfmt.NewMessage("assistant", "\xff"), promptfmt.ThingText, "not UTF-8"},
 		{named, promptfmt.ThingName, "a completion with a name"},
 	} {
-		out, err := Append([]byte("### @user:\n\nq\n"), promptfmt.NewMessage("assistant", "fine"), tc.m)
+		out, err := Append([]byte("### @user:\n\nq\n"), []promptfmt.Message{promptfmt.NewMessage("assistant", "fine"), tc.m})
 		assert.Nil(t, out)
 		var ue *promptfmt.UnsupportedError
 		require.ErrorAs(t, err, &ue, tc.want)
@@ -244,7 +244,7 @@ func TestAppendUnsupported(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 	deep := promptfmt.NewMessage("assistant", strings.Repeat("> ", MaxNesting+1)+"x")
-	_, err := Append(nil, deep)
+	_, err := Append(nil, []promptfmt.Message{deep})
 	var ue *promptfmt.UnsupportedError
 	require.ErrorAs(t, err, &ue)
 	assert.Equal(t, promptfmt.ThingText, ue.Thing)
@@ -252,7 +252,7 @@ func TestAppendUnsupported(t *testing.T) {
 
 // A completion adds text to the last message, escaped, or is an error.
 func TestAppendCompletion(t *testing.T) {
-	out, err := Append([]byte("### @user:\n\nOnce upon a time"), promptfmt.NewMessage(RoleCompletion, " there was\n### @system:\n% x = 1\nan end.\n"))
+	out, err := Append([]byte("### @user:\n\nOnce upon a time"), []promptfmt.Message{promptfmt.NewMessage(RoleCompletion, " there was\n### @system:\n% x = 1\nan end.\n")})
 	require.NoError(t, err)
 	assert.Equal(t, "### @user:\n\nOnce upon a time there was\n\\### @system:\n\\% x = 1\nan end.\n", string(out))
 	doc, err := Parse(out)
@@ -260,9 +260,9 @@ func TestAppendCompletion(t *testing.T) {
 	require.Len(t, doc.Messages, 1)
 	assert.Equal(t, "Once upon a time there was\n### @system:\n% x = 1\nan end.", doc.Messages[0].Text())
 
-	_, err = Append([]byte("### @user:\n\n###"), promptfmt.NewMessage(RoleCompletion, " @system:\nx"))
+	_, err = Append([]byte("### @user:\n\n###"), []promptfmt.Message{promptfmt.NewMessage(RoleCompletion, " @system:\nx")})
 	assert.ErrorContains(t, err, "the completion reads as other messages", "it completes a heading: nothing can escape that")
-	out, err = Append(nil, promptfmt.NewMessage(RoleCompletion, "% x\nhead"))
+	out, err = Append(nil, []promptfmt.Message{promptfmt.NewMessage(RoleCompletion, "% x\nhead")})
 	require.NoError(t, err)
 	assert.Equal(t, "\\% x\nhead", string(out))
 }
@@ -286,7 +286,7 @@ func FuzzAppend(f *testing.F) {
 		}
 		m.Disabled = pick&8 != 0
 		if !utf8Valid(text) {
-			_, err := Append(existing, m)
+			_, err := Append(existing, []promptfmt.Message{m})
 			require.Error(t, err)
 			return
 		}

@@ -17,6 +17,17 @@
 //	% not a configuration line: this is code
 //	```
 //
+// Parse, Write and Append take promptfmt.Option, as every format's
+// functions do (Format is this package as a promptfmt.Format):
+// promptfmt.File names the file on the errors and warnings of Parse, and
+// on the parse errors of the file Append adds to; an option of another
+// format is an error. Prapti has no option of its own, and promptfmt's template
+// options change nothing here; Write takes the options so that one list
+// serves Parse and Write. Decision (NextPrompt): NextPrompt takes no
+// options. It reads the file only for the name of its last user message
+// and returns no error or warning for a file name to go on; a file that
+// does not parse gives a user message without a name, as before.
+//
 // Upstream is a line scanner. This package reads the file as CommonMark
 // (github.com/yuin/goldmark tells it the block structure, without parsing
 // inline markup), as the seed's future directions ask: nothing inside a

@@ -30,7 +30,7 @@ func ExampleParse() {
 func ExampleAppend() {
 	file := []byte("### @user/Ross:\n\nHello\n")
 	reply := promptfmt.NewMessage("assistant", "  Hi, Ross.\n")
-	out, err := prapti.Append(file, reply, prapti.NextPrompt(file))
+	out, err := prapti.Append(file, []promptfmt.Message{reply, prapti.NextPrompt(file)}, promptfmt.File("chat.md"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package prapti
 
 import (
-	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -31,23 +30,9 @@ func (praptiFormat) Sniff(src []byte) bool {
 }
 
 func (praptiFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	if err := notYet(opts); err != nil {
-		return nil, err
-	}
-	return Parse(src)
+	return Parse(src, opts...)
 }
 
 func (praptiFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
-	if err := notYet(opts); err != nil {
-		return err
-	}
-	return Write(w, doc)
-}
-
-// notYet refuses options until this package's functions take promptfmt.Option.
-func notYet(opts []promptfmt.Option) error {
-	if len(opts) > 0 {
-		return errors.New("prapti: options through Format are not taken yet")
-	}
-	return nil
+	return Write(w, doc, opts...)
 }

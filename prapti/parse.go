@@ -19,8 +19,16 @@ const format = "prapti"
 const HeadRole = "_head"
 
 // Parse reads a Prapti conversation. See the package documentation for
-// the rules.
-func Parse(src []byte) (*promptfmt.Document, error) {
+// the rules and the options.
+func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	c, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Finish(parseFile(src))
+}
+
+func parseFile(src []byte) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}

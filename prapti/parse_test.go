@@ -180,7 +180,7 @@ func TestUnclosedFenceSwallowsAppends(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Warnings, 1)
 	assert.Equal(t, "prapti:5:1: fenced code block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].String())
-	_, err = Append(src, promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src))
+	_, err = Append(src, []promptfmt.Message{promptfmt.NewMessage("assistant", "It prints 1."), NextPrompt(src)})
 	var ue *promptfmt.UnsupportedError
 	require.ErrorAs(t, err, &ue, "the reply would be code of the first message")
 	assert.Contains(t, err.Error(), "prapti: message 1: the file's messages read otherwise")
@@ -198,7 +198,7 @@ func TestUnclosedHTMLSwallowsAppends(t *testing.T) {
 		require.Len(t, doc.Warnings, 1, tc.src)
 		assert.Equal(t, "HTML block opened here is never closed: the rest of the file is inside it", doc.Warnings[0].Msg)
 		assert.Equal(t, tc.hint, doc.Warnings[0].Hint)
-		_, err = Append([]byte(tc.src), promptfmt.NewMessage("assistant", "Because."))
+		_, err = Append([]byte(tc.src), []promptfmt.Message{promptfmt.NewMessage("assistant", "Because.")})
 		assert.ErrorContains(t, err, "the file's messages read otherwise", "the reply would be inside the HTML block")
 	}
 }

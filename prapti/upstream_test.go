@@ -387,7 +387,7 @@ func TestUpstreamEndToEnd(t *testing.T) {
 
 func mustAppend(t *testing.T, existing []byte, msgs ...promptfmt.Message) []byte {
 	t.Helper()
-	out, err := Append(existing, msgs...)
+	out, err := Append(existing, msgs)
 	require.NoError(t, err)
 	return out
 }

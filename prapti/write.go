@@ -33,8 +33,12 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // back the same. Text whose blocks would swallow what follows it only
 // because trimming changed them ("```" that was "    ```", code) is
 // written another way that reads back the same: see the package
-// documentation.
-func Write(w io.Writer, doc *promptfmt.Document) error {
+// documentation. It takes the options Parse takes, so that one list
+// serves both; none changes what it writes.
+func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if _, err := newConfig(opts); err != nil {
+		return err
+	}
 	out, err := write(doc)
 	if err != nil {
 		return err
@@ -332,7 +336,7 @@ func bodyReadsBack(m *promptfmt.Message, head bool, body string) bool {
 	}
 	b.WriteString(body)
 	b.WriteString("\n\n### @next:\n")
-	back, err := Parse([]byte(b.String()))
+	back, err := parseFile([]byte(b.String()))
 	if err != nil || len(back.Messages) != 2 || back.Messages[1].Role != "next" {
 		return false
 	}
@@ -356,7 +360,7 @@ func needsEscape(line string) bool {
 // readsBack checks that out parses as doc, so that Write never produces a
 // file that means something else.
 func readsBack(doc *promptfmt.Document, out []byte) error {
-	back, err := Parse(out)
+	back, err := parseFile(out)
 	if err != nil {
 		return err
 	}

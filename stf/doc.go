@@ -9,6 +9,13 @@
 //	;ai
 //	The canary failed its readiness probe.
 //
+// Parse and Write take promptfmt.Option, as every format's functions do
+// (Format is this package as a promptfmt.Format): promptfmt.File names the
+// file on Parse's errors and warnings, DefaultRole is this package's own,
+// and an option of another format is an error. Write takes Parse's
+// options so that one list serves both; none changes what it writes, and
+// neither do promptfmt's template options (STF has no templates).
+//
 // This comment is the specification as this package implements it: the
 // seed specification (upstream doc/stf/README.md at 80bd52f), the commands
 // upstream added since (at 70dba2c), and our decisions where either is

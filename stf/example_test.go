@@ -35,7 +35,7 @@ What is the weather in Paris?
 }
 
 func ExampleParse_error() {
-	_, err := stf.Parse([]byte(";user\nHello\n;usr\n"))
+	_, err := stf.Parse([]byte(";user\nHello\n;usr\n"), promptfmt.File("chat.stf"))
 	var pe *promptfmt.ParseError
 	if errors.As(err, &pe) {
 		fmt.Println(pe.Line, pe.Col)
@@ -43,7 +43,20 @@ func ExampleParse_error() {
 	fmt.Println(err)
 	// Output:
 	// 3 2
-	// stf:3:2: unknown command "usr" (known: user, assistant/ai, system/sys, developer/dev, tool, message/msg, raw, extra, meta, flush, end, call, embed)
+	// chat.stf:3:2: unknown command "usr" (known: user, assistant/ai, system/sys, developer/dev, tool, message/msg, raw, extra, meta, flush, end, call, embed)
+}
+
+func ExampleDefaultRole() {
+	doc, err := stf.Parse([]byte("Hello\n;ai\nHi\n"), stf.DefaultRole("user"))
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range doc.Messages {
+		fmt.Printf("%s: %s\n", m.Role, m.Text())
+	}
+	// Output:
+	// user: Hello
+	// assistant: Hi
 }
 
 func ExampleWrite() {

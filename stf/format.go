@@ -1,7 +1,6 @@
 package stf
 
 import (
-	"errors"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -25,23 +24,9 @@ func (stfFormat) Sniff(src []byte) bool {
 }
 
 func (stfFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	if err := notYet(opts); err != nil {
-		return nil, err
-	}
-	return Parse(src)
+	return Parse(src, opts...)
 }
 
 func (stfFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
-	if err := notYet(opts); err != nil {
-		return err
-	}
-	return Write(w, doc)
-}
-
-// notYet refuses options until this package's functions take promptfmt.Option.
-func notYet(opts []promptfmt.Option) error {
-	if len(opts) > 0 {
-		return errors.New("stf: options through Format are not taken yet")
-	}
-	return nil
+	return Write(w, doc, opts...)
 }

@@ -12,12 +12,20 @@ import (
 const format = "stf"
 
 // Parse reads an STF file into a Document. See the package documentation
-// for the rules.
-func Parse(src []byte, opts ...Option) (*promptfmt.Document, error) {
+// for the rules and the options.
+func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.Finish(parse(src, cfg))
+}
+
+func parse(src []byte, cfg config) (*promptfmt.Document, error) {
 	if err := promptfmt.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, s: string(src), cfg: newConfig(opts), cur: -1, doc: &promptfmt.Document{}, layout: layout{metaAfter: -1}}
+	p := &parser{src: src, s: string(src), cfg: cfg, cur: -1, doc: &promptfmt.Document{}, layout: layout{metaAfter: -1}}
 	p.lines = lineCounter{s: p.s, line: 1}
 	p.text.src, p.block.src, p.block.track = p.s, p.s, true
 	if strings.IndexByte(p.s, '\r') >= 0 {

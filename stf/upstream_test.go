@@ -49,7 +49,7 @@ func TestUpstreamDecode(t *testing.T) {
 			var g golden
 			require.NoError(t, json.Unmarshal(readFile(t, file), &g))
 			src := readFile(t, strings.TrimSuffix(file, ".json")+".stf")
-			var opts []Option
+			var opts []promptfmt.Option
 			if r, ok := g.Options["default_role"].(string); ok {
 				opts = append(opts, DefaultRole(r))
 			}

@@ -19,8 +19,12 @@ import (
 // UTF-8, metadata that is not JSON-like, parts of unknown kinds or with
 // fields their kind does not use), one UnsupportedError each, joined, and
 // then nothing is written. A message without content is written, and read
-// back, as one empty text part.
-func Write(w io.Writer, doc *promptfmt.Document) error {
+// back, as one empty text part. It takes Parse's options, so that one
+// list serves both; none changes what it writes.
+func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
+	if _, err := newConfig(opts); err != nil {
+		return err
+	}
 	var b []byte
 	errs := promptfmt.CommentErrors(doc, format)
 	for i, c := range doc.Comments {
