@@ -11,6 +11,8 @@ import (
 
 	"github.com/promptfmt/promptfmt/internal/abbrev"
 	"github.com/promptfmt/promptfmt/internal/lines"
+
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // Change is one thing [Adapt] changed so that a format could express a
@@ -517,7 +519,7 @@ func join(into, m *Message) {
 func dropKeys(m map[string]any, key string) (dropped string, ok bool) {
 	keys := []string{key}
 	if key == "" {
-		keys = sortedKeys(m)
+		keys = jsonvalue.SortedKeys(m)
 	}
 	var b strings.Builder
 	b.WriteString("metadata")
@@ -538,7 +540,7 @@ func dropKeys(m map[string]any, key string) (dropped string, ok bool) {
 
 // summary is v as JSON, cut to a readable length.
 func summary(v any) string {
-	j, err := EncodeJSON(v)
+	j, err := jsonvalue.Encode(v)
 	s := string(j)
 	if err != nil {
 		s = fmt.Sprint(v)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/stf"
 )
@@ -25,7 +26,7 @@ func ExampleDocument_LLMMessages() {
 
 func ExampleErrorf() {
 	src := []byte("user:\nhello\n  bad line")
-	err := promptfmt.Errorf("prompty", src, 14, "something is wrong here")
+	err := diag.Errorf("prompty", src, 14, "something is wrong here")
 	fmt.Println(err)
 	// Output:
 	// prompty:3:3: something is wrong here

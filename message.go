@@ -25,12 +25,11 @@
 package promptfmt
 
 import (
-	"fmt"
 	"maps"
-	"math"
-	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // Kind names what a ContentPart holds.
@@ -283,80 +282,11 @@ func equalMaps(a, b map[string]any) bool {
 	}
 	for k, x := range a {
 		y, ok := b[k]
-		if !ok || !EqualValues(x, y) {
+		if !ok || !jsonvalue.Equal(x, y) {
 			return false
 		}
 	}
 	return true
 }
 
-// EqualValues reports whether two JSON-like values are equal: integers
-// and floats differ, map key order does not matter, a nil map equals an
-// empty one, and NaN equals itself (so a document holding NaN has the same
-// value after a round trip).
-func EqualValues(x, y any) bool {
-	switch x := x.(type) {
-	case float64:
-		y, ok := y.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	case map[string]any:
-		y, ok := y.(map[string]any)
-		return ok && y != nil && equalMaps(x, y)
-	case []any:
-		y, ok := y.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !EqualValues(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(x, y)
-}
-
-// NotJSONLike returns the path (".key[2]") of the first value in v that is
-// not one of the model's JSON-like types (string, bool, ints, floats, nil,
-// []any, map[string]any), or "" when there is none. Writers use it to
-// refuse metadata they could not read back.
-func NotJSONLike(v any) string {
-	return notJSONLike(v, "")
-}
-
-func notJSONLike(v any, path string) string {
-	switch v := v.(type) {
-	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
-		return ""
-	case map[string]any:
-		for _, k := range sortedKeys(v) {
-			if p := notJSONLike(v[k], path+"."+k); p != "" {
-				return p
-			}
-		}
-		return ""
-	case []any:
-		for i, x := range v {
-			if p := notJSONLike(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-		return ""
-	}
-	if path == "" {
-		return "."
-	}
-	return path
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-func marshal(v any) ([]byte, error) { return EncodeJSON(v) }
+func marshal(v any) ([]byte, error) { return jsonvalue.Encode(v) }

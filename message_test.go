@@ -95,40 +95,6 @@ func TestText(t *testing.T) {
 	}
 }
 
-func TestNotJSONLike(t *testing.T) {
-	ok := map[string]any{"a": []any{1, int64(2), 1.5, "s", true, nil, map[string]any{"b": uint8(1)}}}
-	if p := NotJSONLike(ok); p != "" {
-		t.Errorf("NotJSONLike(ok) = %q", p)
-	}
-	bad := map[string]any{"a": []any{1, map[string]any{"z": 1, "b": struct{}{}}}}
-	if p := NotJSONLike(bad); p != ".a[1].b" {
-		t.Errorf("NotJSONLike(bad) = %q", p)
-	}
-	if p := NotJSONLike(func() {}); p != "." {
-		t.Errorf("NotJSONLike(func) = %q", p)
-	}
-}
-
-func TestEqualValues(t *testing.T) {
-	nan := math.NaN()
-	a := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
-	b := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
-	if !Equal(a, b) {
-		t.Error("NaN should equal NaN")
-	}
-	for _, m := range []map[string]any{
-		{"x": nan, "l": []any{nan, map[string]any{"k": 2}}},
-		{"x": nan, "l": []any{nan}},
-		{"x": 1.0, "l": []any{nan, map[string]any{"k": 1}}},
-		{"x": nan, "y": nan},
-		{"x": nan, "l": []any{nan, map[string]any(nil)}},
-	} {
-		if Equal(a, &Document{Meta: m}) {
-			t.Errorf("Equal(%v) should be false", m)
-		}
-	}
-}
-
 func TestStrayField(t *testing.T) {
 	for _, tc := range []struct {
 		p    ContentPart
@@ -146,6 +112,26 @@ func TestStrayField(t *testing.T) {
 	} {
 		if got := tc.p.StrayField(); got != tc.want {
 			t.Errorf("%+v: StrayField() = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestEqualNaN(t *testing.T) {
+	nan := math.NaN()
+	a := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
+	b := &Document{Meta: map[string]any{"x": nan, "l": []any{nan, map[string]any{"k": 1}}}}
+	if !Equal(a, b) {
+		t.Error("NaN should equal NaN")
+	}
+	for _, m := range []map[string]any{
+		{"x": nan, "l": []any{nan, map[string]any{"k": 2}}},
+		{"x": nan, "l": []any{nan}},
+		{"x": 1.0, "l": []any{nan, map[string]any{"k": 1}}},
+		{"x": nan, "y": nan},
+		{"x": nan, "l": []any{nan, map[string]any(nil)}},
+	} {
+		if Equal(a, &Document{Meta: m}) {
+			t.Errorf("Equal(%v) should be false", m)
 		}
 	}
 }

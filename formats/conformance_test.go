@@ -14,6 +14,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/formats"
 	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,7 +51,7 @@ func TestRegistry(t *testing.T) {
 //     about a message or the document, and writes nothing;
 //   - invalid UTF-8 is a ParseError at its byte, line and column;
 //   - every ParseError's position is in the source and agrees with
-//     promptfmt.Position.
+//     lines.Position.
 func TestConformance(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 1))
 	for _, f := range formats.All() {
@@ -118,7 +119,7 @@ func TestPositions(t *testing.T) {
 						continue
 					}
 					require.True(t, pe.Offset >= 0 && pe.Offset <= len(in), "%s: offset %d of %d", name, pe.Offset, len(in))
-					line, col := promptfmt.Position(in, pe.Offset)
+					line, col := lines.Position(in, pe.Offset)
 					require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%s at %d: %v", name, cut, err)
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // source holds a file three ways: as written (orig), with LF line endings
@@ -67,7 +69,7 @@ func (s *source) at(off int, span string) (fileOff int, note string, ok bool) {
 		i += j + len(span)
 	}
 	if best < 0 {
-		_, col := promptfmt.Position([]byte(s.rendered), off)
+		_, col := lines.Position([]byte(s.rendered), off)
 		return 0, fmt.Sprintf(" (line %d, column %d of the rendered template: the text comes from a value)", rline, col), false
 	}
 	if line := 1 + strings.Count(s.norm[:best], "\n"); line != rline {
@@ -90,7 +92,7 @@ func (s *source) errorf(off int, span, format string, args ...any) *promptfmt.Pa
 	if !ok {
 		return &promptfmt.ParseError{Format: "pdl", Msg: msg}
 	}
-	return promptfmt.Errorf("pdl", s.orig, fileOff, "%s", msg)
+	return diag.Errorf("pdl", s.orig, fileOff, "%s", msg)
 }
 
 // warnf is a Warning for the span at rendered offset off.

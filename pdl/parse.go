@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
@@ -102,7 +103,7 @@ func (c *config) tell(doc *promptfmt.Document) {
 }
 
 func (c *config) loadDoc(src []byte) (*Prompt, error) {
-	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+	if err := diag.CheckUTF8("pdl", src); err != nil {
 		return nil, err
 	}
 	// A leading BOM is not text: the file is read from after it, with a
@@ -111,7 +112,7 @@ func (c *config) loadDoc(src []byte) (*Prompt, error) {
 	s := &source{orig: src, bom: bom, norm: lines.ToLF(string(src[bom:]))}
 	p := &parser{c: c, s: s, doc: &promptfmt.Document{}}
 	if bom > 0 {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf("pdl", src, 0, lines.BOMWarning))
+		p.doc.Warnings = append(p.doc.Warnings, diag.Warnf("pdl", src, 0, lines.BOMWarning))
 	}
 	rendered, err := c.render(s.norm)
 	if err != nil {

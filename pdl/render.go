@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/tmpl"
 )
@@ -60,7 +61,7 @@ func Render(src []byte, opts ...promptfmt.Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+	if err := diag.CheckUTF8("pdl", src); err != nil {
 		_, err = c.Finish(nil, err)
 		return "", err
 	}
@@ -116,7 +117,7 @@ func Check(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 }
 
 func (c *config) check(src []byte) (*promptfmt.Document, error) {
-	if err := promptfmt.CheckUTF8("pdl", src); err != nil {
+	if err := diag.CheckUTF8("pdl", src); err != nil {
 		return nil, err
 	}
 	bom := lines.SkipBOM(src)
@@ -126,7 +127,7 @@ func (c *config) check(src []byte) (*promptfmt.Document, error) {
 	}
 	doc := &promptfmt.Document{}
 	if bom > 0 {
-		doc.Warnings = append(doc.Warnings, promptfmt.Warnf("pdl", src, 0, lines.BOMWarning))
+		doc.Warnings = append(doc.Warnings, diag.Warnf("pdl", src, 0, lines.BOMWarning))
 	}
 	return doc, nil
 }

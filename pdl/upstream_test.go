@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,7 +17,7 @@ import (
 func readInputs(t testing.TB, name string) map[string]any {
 	b, err := os.ReadFile(name)
 	require.NoError(t, err)
-	v, err := promptfmt.DecodeJSON(b)
+	v, err := jsonvalue.Decode(b)
 	require.NoError(t, err)
 	return v.(map[string]any)
 }
@@ -232,7 +233,7 @@ func decode(t *testing.T, raw json.RawMessage) map[string]any {
 	if len(raw) == 0 {
 		return nil
 	}
-	v, err := promptfmt.DecodeJSON(raw)
+	v, err := jsonvalue.Decode(raw)
 	require.NoError(t, err)
 	return v.(map[string]any)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/internal/values"
 )
 
@@ -138,11 +139,11 @@ func (c *ConfigLine) splitCommand(text string) (hint string) {
 	case isVar:
 		c.Var = v
 	default:
-		// DecodeJSON refuses, before decoding, a value nested deeper than
+		// jsonvalue.Decode refuses, before decoding, a value nested deeper than
 		// values.MaxDepth and a number that is not finite (1e400), each
 		// with the one rule's message and hint.
-		value, err := promptfmt.DecodeJSON([]byte(rest))
-		var je *promptfmt.JSONError
+		value, err := jsonvalue.Decode([]byte(rest))
+		var je *jsonvalue.Error
 		switch {
 		case errors.As(err, &je) && je.Err == nil:
 			c.Error = fmt.Sprintf("the value %s: %s", excerpt(rest), je.Msg)

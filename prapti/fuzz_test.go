@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // FuzzParse: no panic; whatever parses writes and reads back the same:
@@ -113,7 +114,7 @@ func FuzzSplitCommand(f *testing.F) {
 				t.Fatalf("%q: fast path accepted what the pattern refuses", text)
 			}
 			slow.Exclusive, slow.Name, slow.Kind = m[1] == "!", m[2], KindAssignment
-			v, err := promptfmt.DecodeJSON([]byte(trimSpace(m[4])))
+			v, err := jsonvalue.Decode([]byte(trimSpace(m[4])))
 			if m[3] == "" || err != nil || v != fast.Value || slow.Name != fast.Name || slow.Exclusive {
 				t.Fatalf("%q: fast %+v, general %q %v %v", text, fast, m, v, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/yuin/goldmark/ast"
 )
@@ -29,7 +30,7 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 }
 
 func parseFile(src []byte) (*promptfmt.Document, error) {
-	if err := promptfmt.CheckUTF8(format, src); err != nil {
+	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
 	// The file is read from after a byte order mark, with LF line ends;
@@ -48,7 +49,7 @@ func parseFile(src []byte) (*promptfmt.Document, error) {
 	}
 	rec, deep, ok := structure(src)
 	if !ok {
-		e := promptfmt.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
+		e := diag.Errorf(format, src, deep, "blocks nested more than %d deep (block quotes and list items open at once)", MaxNesting)
 		e.Line, e.Col, e.Offset = o.position(e.Line, e.Col)
 		return nil, e
 	}
@@ -242,7 +243,7 @@ func (p *parse) noHeading() {
 	if len(p.doc.Messages) != 1 || p.doc.Messages[0].Role != HeadRole || p.doc.Messages[0].Line != 0 || p.headAt < 0 {
 		return
 	}
-	line, col := promptfmt.Position([]byte(p.str[:p.headAt]), p.headAt)
+	line, col := lines.Position([]byte(p.str[:p.headAt]), p.headAt)
 	p.warnInOrder([]promptfmt.Warning{{Format: format, Line: line, Col: col, Offset: p.headAt,
 		Msg:  "no message heading: the file's text is the hidden message _head, which reaches no model",
 		Hint: `start a message with a heading, such as "### @user:", on a line of its own`}})

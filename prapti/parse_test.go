@@ -281,7 +281,7 @@ func TestBOM(t *testing.T) {
 		require.Len(t, doc.Warnings, 3)
 		assert.Equal(t, promptfmt.Warning{Format: format, Line: 1, Col: 1, Offset: 0, Msg: lines.BOMWarning}, doc.Warnings[0])
 		for _, w := range doc.Warnings {
-			line, col := promptfmt.Position(src, w.Offset)
+			line, col := lines.Position(src, w.Offset)
 			assert.Equal(t, [2]int{w.Line, w.Col}, [2]int{line, col}, "%q: %v: the offset is the file's", eol, w)
 		}
 		assert.Equal(t, [2]int{1, 1 + len(lines.BOM)}, [2]int{doc.Warnings[1].Line, doc.Warnings[1].Col}, "the first line's columns count the mark")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"go.yaml.in/yaml/v3"
 )
@@ -59,12 +60,12 @@ func fix(src []byte, opts *config) ([]byte, []promptfmt.Warning, error) {
 	var notes [3][]promptfmt.Warning
 	id, created, hash := &f.checks[0], &f.checks[1], &f.checks[2]
 	changed := func(i int, msg string, args ...any) {
-		notes[i] = append(notes[i], promptfmt.Warnf(format, src, f.offset(&f.checks[i]), msg, args...))
+		notes[i] = append(notes[i], diag.Warnf(format, src, f.offset(&f.checks[i]), msg, args...))
 	}
 
 	// Refusals first: they must not spend an ID.
 	if a := &f.alias; a.state == mismatch || a.state == notString {
-		return nil, nil, promptfmt.Errorf(format, src, f.offset(a),
+		return nil, nil, diag.Errorf(format, src, f.offset(a),
 			"id %s and prompt-id %s: which ID the prompt holds is for you to decide; remove the key that is wrong", describeValue(a), describeValue(id))
 	}
 	sum := Hash(f.text)
@@ -77,7 +78,7 @@ func fix(src []byte, opts *config) ([]byte, []promptfmt.Warning, error) {
 		changed(2, "sha1-hash %s, cut short, completed as %s", hash.text, sum)
 	case hash.state == malformed || hash.state == mismatch:
 		if !opts.rehash {
-			return nil, nil, promptfmt.Errorf(format, src, f.offset(hash),
+			return nil, nil, diag.Errorf(format, src, f.offset(hash),
 				"sha1-hash %s does not match the body, which hashes to %s: the body was edited or corrupted (if the edit was meant, rehash: promptfmt promptfile fix -rehash)", hash.text, sum)
 		}
 		values[2] = sum

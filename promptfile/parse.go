@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
@@ -111,7 +112,7 @@ type file struct {
 }
 
 func parse(src []byte) (*file, error) {
-	if err := promptfmt.CheckUTF8(format, src); err != nil {
+	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
 	f := &file{src: src, doc: &promptfmt.Document{}}
@@ -120,7 +121,7 @@ func parse(src []byte) (*file, error) {
 	// without failing verification; every finding about the mandatory
 	// keys is both (see findings), so check and verify agree on them.
 	warn := func(fatal bool, off int, msg string, args ...any) {
-		w := promptfmt.Warnf(format, src, off, msg, args...)
+		w := diag.Warnf(format, src, off, msg, args...)
 		doc.Warnings = append(doc.Warnings, w)
 		if fatal {
 			f.failures = append(f.failures, &promptfmt.ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Offset: w.Offset, Msg: w.Msg})
@@ -141,18 +142,18 @@ func parse(src []byte) (*file, error) {
 		}
 		if f.node != nil && keepStrings(f.node) {
 			if doc.Meta, err = yamlmeta.DecodeNode(f.node); err != nil {
-				return nil, promptfmt.Errorf(format, src, f.yamlStart, "front matter: %v", err)
+				return nil, diag.Errorf(format, src, f.yamlStart, "front matter: %v", err)
 			}
 		}
 		doc.MetaNode = f.node
 	}
 	f.text = Canonical(string(src[f.body:]))
 	msg := promptfmt.NewMessage("user", f.text)
-	msg.Line, _ = promptfmt.Position(src, f.body)
+	msg.Line, _ = lines.Position(src, f.body)
 	doc.Messages = []promptfmt.Message{msg}
 	f.checkKeys()
 	for _, k := range f.findings() {
-		w := promptfmt.Warnf(format, src, k.off, "%s", k.msg)
+		w := diag.Warnf(format, src, k.off, "%s", k.msg)
 		w.Hint = k.hint
 		doc.Warnings = append(doc.Warnings, w)
 		f.failures = append(f.failures, &promptfmt.ParseError{Format: w.Format, Line: w.Line, Col: w.Col, Offset: w.Offset, Msg: w.Msg, Hint: w.Hint})
@@ -172,7 +173,7 @@ func split(src []byte, start int, warn func(bool, int, string, ...any)) (body, y
 	for {
 		s, e, next, ok = sc.Next()
 		if !ok {
-			return 0, 0, 0, promptfmt.Errorf(format, src, start, "front matter opened here is never closed with a --- line (without it the YAML would be hashed as the body)")
+			return 0, 0, 0, diag.Errorf(format, src, start, "front matter opened here is never closed with a --- line (without it the YAML would be hashed as the body)")
 		}
 		if delimiter(src[start+s:start+e], start+s, warn) {
 			return skipBlank(src, start+next), yamlStart, start + s, nil
@@ -334,7 +335,7 @@ func (f *file) findings() []finding {
 	)
 	var out []finding
 	add := func(c *check, hint, msg string, args ...any) {
-		out = append(out, finding{f.offset(c), promptfmt.Sprintf(msg, args...), hint})
+		out = append(out, finding{f.offset(c), diag.Sprintf(msg, args...), hint})
 	}
 	sum := Hash(f.text)
 	wants := [3]string{"P followed by digits, such as P42", "an ISO-8601 UTC time such as 2022-08-17T14:37:22Z", "40 hexadecimal digits; the body hashes to " + sum}

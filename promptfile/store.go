@@ -17,6 +17,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/atomicfile"
 	"github.com/promptfmt/promptfmt/internal/filelock"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // The store's bookkeeping files. Their names start with a dot and do not
@@ -243,7 +244,7 @@ func VerifyHeld(src []byte, opts ...promptfmt.Option) (HeldID, error) {
 	var h HeldID
 	if c := &f.checks[0]; c.state == fine {
 		h.ID, h.Key = c.text, c.name
-		h.Line, h.Col = promptfmt.Position(src, f.offset(c))
+		h.Line, h.Col = lines.Position(src, f.offset(c))
 	}
 	return h, err
 }

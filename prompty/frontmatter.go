@@ -3,7 +3,7 @@ package prompty
 import (
 	"bytes"
 
-	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
@@ -41,7 +41,7 @@ func splitFrontMatter(src []byte, from int) (frontMatter, error) {
 		s, e, next, ok := sc.Next()
 		if !ok {
 			if open >= 0 {
-				return frontMatter{}, promptfmt.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
+				return frontMatter{}, diag.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 			}
 			return frontMatter{body: from}, nil
 		}
@@ -62,7 +62,7 @@ func splitFrontMatter(src []byte, from int) (frontMatter, error) {
 				return frontMatter{}, err
 			}
 			if n := tooDeep(node, 0); n != nil {
-				return frontMatter{}, promptfmt.Errorf(format, src, yamlmeta.Offset(src, yamlStart, n), "front matter: %s", values.DepthMessage())
+				return frontMatter{}, diag.Errorf(format, src, yamlmeta.Offset(src, yamlStart, n), "front matter: %s", values.DepthMessage())
 			}
 			return frontMatter{node: node, meta: meta, yamlStart: yamlStart, body: next}, nil
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
@@ -79,7 +80,7 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 	if env == nil {
 		env = os.LookupEnv
 	}
-	if err := promptfmt.CheckUTF8(format, src); err != nil {
+	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
 	bom := lines.SkipBOM(src)
@@ -89,11 +90,11 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 	}
 	a := &Agent{fsys: c.FS, dir: dir}
 	if bom > 0 {
-		a.Warnings = append(a.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
+		a.Warnings = append(a.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	start := instructionsStart(src, fm.body)
 	a.Instructions = strings.TrimRight(string(src[start:]), "\r\n") // as Parse: only empty lines go
-	a.InstructionsLine, _ = promptfmt.Position(src, start)
+	a.InstructionsLine, _ = lines.Position(src, start)
 	a.instructionsOffset = start
 	d := &decoder{src: src, yamlStart: fm.yamlStart, fsys: c.FS, dir: dir, env: env}
 	if fm.node != nil && len(fm.node.Content) > 0 {
@@ -187,7 +188,7 @@ func (d *decoder) errorf(p *keyPath, msg string, args ...any) error {
 	if n := locate(d.node, p); n != nil {
 		off = yamlmeta.Offset(d.src, d.yamlStart, n)
 	}
-	return promptfmt.Errorf(format, d.src, off, "front matter: %s: %s", p, fmt.Sprintf(msg, args...))
+	return diag.Errorf(format, d.src, off, "front matter: %s: %s", p, fmt.Sprintf(msg, args...))
 }
 
 // locate returns the node at p, or the deepest node on the way (the value

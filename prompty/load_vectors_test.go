@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 )
@@ -47,7 +47,7 @@ func decodeNumbers(data []byte, v *vector) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		return err
 	}
-	raw, err := promptfmt.DecodeJSON(data)
+	raw, err := jsonvalue.Decode(data)
 	if err != nil {
 		return err
 	}

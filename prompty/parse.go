@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
@@ -25,13 +26,13 @@ func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
 	if cfg.strict && cfg.nonce == "" {
 		return nil, &promptfmt.ParseError{Format: format, Msg: "strict mode needs a non-empty nonce"}
 	}
-	if err := promptfmt.CheckUTF8(format, src); err != nil {
+	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
 	doc := &promptfmt.Document{}
 	body := lines.SkipBOM(src)
 	if body > 0 {
-		doc.Warnings = append(doc.Warnings, promptfmt.Warnf(format, src, 0, lines.BOMWarning))
+		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	if !cfg.rendered {
 		fm, err := splitFrontMatter(src, body)
@@ -75,7 +76,7 @@ type open struct {
 func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error {
 	text := string(src)
 	doc.Messages = make([]promptfmt.Message, 0, estimateMessages(src[body:]))
-	first, _ := promptfmt.Position(src, body)
+	first, _ := lines.Position(src, body)
 	var cur open
 	var err error
 	inMessage := false
@@ -134,7 +135,7 @@ func content(text string, start, end int) string {
 
 func preamble(src []byte, text string, start, end int) promptfmt.Message {
 	m := promptfmt.NewMessage("system", content(text, start, end))
-	m.Line, _ = promptfmt.Position(src, start)
+	m.Line, _ = lines.Position(src, start)
 	return m
 }
 

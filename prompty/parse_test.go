@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -203,7 +204,7 @@ func TestManyWarnings(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, doc.Warnings, 100000)
 	last := doc.Warnings[len(doc.Warnings)-1]
-	assert.Equal(t, promptfmt.Warnf(format, []byte("x\r\n"+strings.Repeat("user[a]:\n", 100000)), last.Offset, "%s", last.Msg), last)
+	assert.Equal(t, diag.Warnf(format, []byte("x\r\n"+strings.Repeat("user[a]:\n", 100000)), last.Offset, "%s", last.Msg), last)
 	assert.Equal(t, 100001, last.Line)
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // Prepare renders the agent with inputs and returns the messages for the
@@ -167,7 +168,7 @@ func threadMessage(x any) (promptfmt.Message, error) {
 	if m.Content == nil {
 		m.Content = []promptfmt.ContentPart{}
 	}
-	if s := promptfmt.NotJSONLike(m.Metadata); s != "" {
+	if s := jsonvalue.NotJSONLike(m.Metadata); s != "" {
 		return m, fmt.Errorf("metadata: %s", s)
 	}
 	if m.Metadata != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func TestRenderErrors(t *testing.T) {
 	require.ErrorContains(t, err, "prompty:5:")
 	var pe *promptfmt.ParseError
 	require.ErrorAs(t, err, &pe)
-	line, col := promptfmt.Position([]byte(src), pe.Offset)
+	line, col := lines.Position([]byte(src), pe.Offset)
 	require.Equal(t, []int{pe.Line, pe.Col}, []int{line, col}, "the offset agrees with line and column")
 
 	a = load(t, "---\ntemplate: {format: {kind: mustache}}\n---\nsystem:\nok\n{{#open}}\n")

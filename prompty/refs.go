@@ -4,8 +4,9 @@ import (
 	"path"
 	"strings"
 
-	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
@@ -105,7 +106,7 @@ func (d *decoder) file(p *keyPath, name string) (any, error) {
 	}
 	switch strings.ToLower(path.Ext(name)) {
 	case ".json":
-		v, err := promptfmt.DecodeJSON(data)
+		v, err := jsonvalue.Decode(data)
 		if err != nil {
 			return nil, d.errorf(p, "${file:%s}: %v", name, err)
 		}
@@ -121,7 +122,7 @@ func (d *decoder) file(p *keyPath, name string) (any, error) {
 		}
 		return m, nil
 	}
-	if err := promptfmt.CheckUTF8(format, data); err != nil {
+	if err := diag.CheckUTF8(format, data); err != nil {
 		return nil, d.errorf(p, "${file:%s}: not UTF-8 text", name)
 	}
 	return string(data), nil

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
@@ -145,7 +145,7 @@ func checkNonce(src []byte, o *open, nonce string) error {
 	if why == "" {
 		return nil
 	}
-	return promptfmt.Errorf(format, src, o.off,
+	return diag.Errorf(format, src, o.off,
 		"Role marker nonce mismatch — possible injection: this %s: boundary %s", o.m.role, why)
 }
 
@@ -171,7 +171,7 @@ func checkNonceLines(src []byte, cfg *config) error {
 			if strings.Count(line, sent.open) != strings.Count(line, sent.close) {
 				why = "an input value put a line break into an attribute value of a role marker"
 			}
-			return promptfmt.Errorf(format, src, off, "Role marker nonce mismatch — possible injection: %s", why)
+			return diag.Errorf(format, src, off, "Role marker nonce mismatch — possible injection: %s", why)
 		}
 		checked = checked[k:]
 		i = off + len(nonce)

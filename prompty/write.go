@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
@@ -267,7 +268,7 @@ func canonicalValue(key string, v any) (any, string) {
 		}
 		return v, ""
 	}
-	return nil, fmt.Sprintf("%s cannot be expressed (attributes hold strings, numbers and booleans)", promptfmt.DescribeValue(v))
+	return nil, fmt.Sprintf("%s cannot be expressed (attributes hold strings, numbers and booleans)", jsonvalue.Describe(v))
 }
 
 // writeAttrs writes `[k=v, k2="v 2"]`, or nothing when there are none.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // The provider names, as Export takes them and as the Format of their errors.
@@ -435,4 +436,4 @@ func short(s string) string {
 }
 
 // marshal encodes v as the module's own output is, without HTML escaping.
-func marshal(v any) (json.RawMessage, error) { return promptfmt.EncodeJSON(v) }
+func marshal(v any) (json.RawMessage, error) { return jsonvalue.Encode(v) }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/json5"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // arg is one command argument: a key=value pair, whose value is a string,
@@ -158,7 +158,7 @@ func (p *parser) jsonArgs(s string, off int) ([]arg, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, p.errAt(off, "JSON5 arguments must be an object, not %s", promptfmt.DescribeValue(v))
+		return nil, p.errAt(off, "JSON5 arguments must be an object, not %s", jsonvalue.Describe(v))
 	}
 	args := make([]arg, 0, len(m))
 	for k, v := range m {

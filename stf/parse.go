@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/json5"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 const format = "stf"
@@ -22,7 +24,7 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 }
 
 func parse(src []byte, cfg config) (*promptfmt.Document, error) {
-	if err := promptfmt.CheckUTF8(format, src); err != nil {
+	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
 	p := &parser{src: src, s: string(src), cfg: cfg, cur: -1, doc: &promptfmt.Document{}, layout: layout{metaAfter: -1}}
@@ -78,19 +80,19 @@ type parser struct {
 // name), so the writer cannot put it back.
 func (p *parser) emptyName(name string, off int) {
 	if name == "" {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, off, `name "" is no name: it is left out when the file is written`))
+		p.doc.Warnings = append(p.doc.Warnings, diag.Warnf(format, p.src, off, `name "" is no name: it is left out when the file is written`))
 	}
 }
 
 func (p *parser) errAt(off int, msg string, args ...any) error {
-	return promptfmt.Errorf(format, p.src, off, msg, args...)
+	return diag.Errorf(format, p.src, off, msg, args...)
 }
 
 // dataHint is the hint on an error about a line that reads as a command.
 const dataHint = "a text line that starts with ';' is written ';;' (the first ';' is dropped)"
 
 func (p *parser) hintAt(off int, hint, msg string, args ...any) error {
-	e := promptfmt.Errorf(format, p.src, off, msg, args...)
+	e := diag.Errorf(format, p.src, off, msg, args...)
 	e.Hint = hint
 	return e
 }
@@ -119,7 +121,7 @@ func (p *parser) isCommand(pos int) bool {
 func (p *parser) run() error {
 	pos := 0
 	if strings.HasPrefix(p.s, "\uFEFF") {
-		p.doc.Warnings = append(p.doc.Warnings, promptfmt.Warnf(format, p.src, 0, "byte order mark at the start of the file ignored"))
+		p.doc.Warnings = append(p.doc.Warnings, diag.Warnf(format, p.src, 0, "byte order mark at the start of the file ignored"))
 		pos = 3
 	}
 	for pos < len(p.s) {
@@ -331,7 +333,7 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 		case "role", "name", "id", "call_id":
 			s, ok := a.text()
 			if !ok {
-				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
+				return p.errAt(a.off, "argument %q must be a string, not %s", a.key, jsonvalue.Describe(a.value()))
 			}
 			switch a.key {
 			case "role":
@@ -557,7 +559,7 @@ func (p *parser) monadic(pos int, name, argText string, argsOff, next int) (int,
 }
 
 // lineCounter turns offsets, asked for in increasing order, into line
-// numbers counted as promptfmt.Position counts them.
+// numbers counted as lines.Position counts them.
 type lineCounter struct {
 	s         string
 	off, line int

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/json5"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // This file maps content parts both ways: ;call and ;embed lines, and the
@@ -24,7 +25,7 @@ func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentP
 		case a.key != "name" && a.key != "id":
 			return part, p.errAt(a.off, ";call takes name= and id=, not %q", a.key)
 		case !ok:
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, jsonvalue.Describe(a.value()))
 		case a.key == "name":
 			part.ToolName = s
 		default:
@@ -36,8 +37,8 @@ func (p *parser) callPart(args []arg, value string, off int) (promptfmt.ContentP
 	}
 	// The arguments are JSON the model's values can hold: no number
 	// beyond a float64, no nesting deeper than the values' limit.
-	var je *promptfmt.JSONError
-	if errors.As(promptfmt.CheckJSON(p.src[off:off+len(value)]), &je) {
+	var je *jsonvalue.Error
+	if errors.As(jsonvalue.Check(p.src[off:off+len(value)]), &je) {
 		return part, p.hintAt(off+je.Offset, je.Hint, "tool call arguments: %s", je.Msg)
 	}
 	return part, nil
@@ -52,7 +53,7 @@ func (p *parser) embedPart(args []arg, value string, off, pos int) (promptfmt.Co
 			return part, p.errAt(a.off, ";embed takes kind=, type= and detail=, not %q", a.key)
 		}
 		if !ok {
-			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, promptfmt.DescribeValue(a.value()))
+			return part, p.errAt(a.off, "argument %q must be a string, not %s", a.key, jsonvalue.Describe(a.value()))
 		}
 		switch a.key {
 		case "kind":
@@ -109,7 +110,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 	}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return fail("the block must hold one message object, not %s", promptfmt.DescribeValue(v))
+		return fail("the block must hold one message object, not %s", jsonvalue.Describe(v))
 	}
 	if m.Role, ok = obj["role"].(string); !ok {
 		return fail("the message needs a role string")
@@ -122,7 +123,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 		case "name", "id", "call_id", "reasoning", "refusal":
 			s, ok := x.(string)
 			if !ok {
-				return fail("%s must be a string, not %s", k, promptfmt.DescribeValue(x))
+				return fail("%s must be a string, not %s", k, jsonvalue.Describe(x))
 			}
 			if k == "name" {
 				p.emptyName(s, at)
@@ -132,7 +133,7 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 			}
 		case "disabled":
 			if m.Disabled, ok = x.(bool); !ok {
-				return fail("disabled must be true or false, not %s", promptfmt.DescribeValue(x))
+				return fail("disabled must be true or false, not %s", jsonvalue.Describe(x))
 			}
 		case "content":
 			switch c := x.(type) {
@@ -147,12 +148,12 @@ func (p *parser) rawMessage(v any, at int) (promptfmt.Message, error) {
 					m.Content = append(m.Content, part)
 				}
 			default:
-				return fail("content must be a string or an array of parts, not %s", promptfmt.DescribeValue(x))
+				return fail("content must be a string or an array of parts, not %s", jsonvalue.Describe(x))
 			}
 		case "tool_calls":
 			list, ok := x.([]any)
 			if !ok {
-				return fail("tool_calls must be an array, not %s", promptfmt.DescribeValue(x))
+				return fail("tool_calls must be an array, not %s", jsonvalue.Describe(x))
 			}
 			for i, y := range list {
 				part, err := rawToolCall(y)
@@ -188,7 +189,7 @@ func fields(obj map[string]any, kind string, want map[string]*string) error {
 		}
 		s, ok := obj[k].(string)
 		if !ok {
-			return fmt.Errorf("%s must be a string, not %s", k, promptfmt.DescribeValue(obj[k]))
+			return fmt.Errorf("%s must be a string, not %s", k, jsonvalue.Describe(obj[k]))
 		}
 		*dst = s
 	}
@@ -199,7 +200,7 @@ func rawPart(v any) (promptfmt.ContentPart, error) {
 	var part promptfmt.ContentPart
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return part, fmt.Errorf("a part must be an object, not %s", promptfmt.DescribeValue(v))
+		return part, fmt.Errorf("a part must be an object, not %s", jsonvalue.Describe(v))
 	}
 	typ, ok := obj["type"].(string)
 	if !ok {
@@ -236,7 +237,7 @@ func rawToolCall(v any) (promptfmt.ContentPart, error) {
 	part := promptfmt.ContentPart{Kind: promptfmt.KindToolCall}
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return part, fmt.Errorf("a tool call must be an object, not %s", promptfmt.DescribeValue(v))
+		return part, fmt.Errorf("a tool call must be an object, not %s", jsonvalue.Describe(v))
 	}
 	var callID string
 	if err := fields(obj, "tool call", map[string]*string{"id": &part.ID, "call_id": &callID, "name": &part.ToolName, "arguments": &part.Value}); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -250,7 +251,7 @@ func upstreamDoc(t *testing.T, raw []byte) *promptfmt.Document {
 // decodeJSON decodes JSON into the model's values: integers as int64.
 func decodeJSON(t *testing.T, raw []byte) any {
 	t.Helper()
-	v, err := promptfmt.DecodeJSON(raw)
+	v, err := jsonvalue.Decode(raw)
 	require.NoError(t, err)
 	return v
 }

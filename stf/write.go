@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/json5"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // Write writes doc as canonical STF; see the package documentation for its
@@ -47,7 +48,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		lead = lead[:n]
 	}
 	b = appendComments(b, doc, lead)
-	if blocks := l.meta; len(blocks) > 0 && promptfmt.EqualValues(decodeBlocks(blocks, "meta"), doc.Meta) {
+	if blocks := l.meta; len(blocks) > 0 && jsonvalue.Equal(decodeBlocks(blocks, "meta"), doc.Meta) {
 		for _, data := range blocks {
 			b = appendBlock(b, ";meta\n", data)
 		}
@@ -102,7 +103,7 @@ func check(m *promptfmt.Message) error {
 			}
 		}
 	}
-	if path := promptfmt.NotJSONLike(m.Metadata); path != "" {
+	if path := jsonvalue.NotJSONLike(m.Metadata); path != "" {
 		return fmt.Errorf("metadata %s is not a JSON-like value", path)
 	}
 	return nil
@@ -169,7 +170,7 @@ func appendMessage(b []byte, doc *promptfmt.Document, l *layout, m *promptfmt.Me
 	blocks := l.extra[m.Line]
 	verbatim := decodeBlocks(blocks, "extra")
 	for k, v := range verbatim {
-		if x, ok := m.Metadata[k]; !ok || !promptfmt.EqualValues(x, v) {
+		if x, ok := m.Metadata[k]; !ok || !jsonvalue.Equal(x, v) {
 			blocks, verbatim = nil, nil
 			break
 		}

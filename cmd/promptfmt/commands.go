@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/provider"
 )
 
@@ -138,9 +139,9 @@ func oneFile(files []string) (string, error) {
 }
 
 // printJSON prints v indented, in memory linear in its size however
-// deeply it nests (promptfmt.WriteJSON).
+// deeply it nests (jsonvalue.Write).
 func (c *cli) printJSON(v any) int {
-	if err := promptfmt.WriteJSON(c.stdout, v); err != nil {
+	if err := jsonvalue.Write(c.stdout, v); err != nil {
 		return c.fail(err)
 	}
 	return exitOK

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/diag"
 )
 
 // diagnostic is one problem with a file, printed as text with the source
@@ -58,7 +59,7 @@ func (c *cli) warn(in *input, severity string) {
 
 // maxMessage bounds a message or hint as printed: Errorf and Warnf cut the
 // values they quote, and this catches any message built otherwise.
-const maxMessage = 4 * promptfmt.TextLimit
+const maxMessage = 4 * diag.TextLimit
 
 func (c *cli) emit(in *input, d diagnostic) {
 	d.File = in.display()
@@ -96,7 +97,7 @@ func (c *cli) emit(in *input, d diagnostic) {
 }
 
 // sourceLine returns line n (1-based) of src; lines end at LF, CRLF or CR,
-// as promptfmt.Position counts them. ok is false when src has no line n.
+// as lines.Position counts them. ok is false when src has no line n.
 func sourceLine(src []byte, n int) (string, bool) {
 	if n < 1 {
 		return "", false

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/values"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -72,7 +73,7 @@ func FuzzDiagnostics(f *testing.F) {
 			t.Fatal(human)
 		}
 		out, _ := diagnose(t, src, dir, true)
-		lastLine, _ := promptfmt.Position(src, len(src))
+		lastLine, _ := lines.Position(src, len(src))
 		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
 			if l == "" {
 				continue

@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -87,6 +88,6 @@ func flatten(err error) []error {
 }
 
 func show(doc *promptfmt.Document) string {
-	b, _ := promptfmt.EncodeJSON(doc)
+	b, _ := jsonvalue.Encode(doc)
 	return string(b)
 }

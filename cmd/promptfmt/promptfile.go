@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/promptfile"
 )
 
@@ -83,7 +84,7 @@ func (c *cli) runPromptfileNew(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if err := promptfmt.CheckUTF8("promptfile", body); err != nil {
+	if err := diag.CheckUTF8("promptfile", body); err != nil {
 		c.report(&input{name: file}, err)
 		return exitInvalid
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // inputsFlag adds --inputs, and its PDL name --context, to a command that
@@ -25,7 +26,7 @@ func (c *cli) readInputs(name string) (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := promptfmt.DecodeJSON(src)
+	v, err := jsonvalue.Decode(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}

@@ -152,3 +152,22 @@ func SkipBOM(src []byte) int {
 	}
 	return 0
 }
+
+// Position returns the 1-based line and byte column of offset off in src.
+// Lines end at LF, CRLF or a lone CR, as editors count them.
+func Position(src []byte, off int) (line, col int) {
+	off = min(max(off, 0), len(src))
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue // the LF ends this line
+			}
+			line, start = line+1, i+1
+		}
+	}
+	return line, off - start + 1
+}

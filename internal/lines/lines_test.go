@@ -93,3 +93,15 @@ func BenchmarkEndingColons(b *testing.B) {
 		Ending(src, ':', func(int, int, int, int) bool { return true })
 	}
 }
+
+func TestPosition(t *testing.T) {
+	src := []byte("ab\ncd\r\nef\rgh")
+	for _, tc := range []struct{ off, line, col int }{
+		{0, 1, 1}, {2, 1, 3}, {3, 2, 1}, {5, 2, 3}, {6, 2, 4}, {7, 3, 1}, {10, 4, 1}, {12, 4, 3}, {99, 4, 3},
+	} {
+		line, col := Position(src, tc.off)
+		if line != tc.line || col != tc.col {
+			t.Errorf("Position(%d) = %d:%d, want %d:%d", tc.off, line, col, tc.line, tc.col)
+		}
+	}
+}

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/values"
 	"go.yaml.in/yaml/v3"
@@ -29,13 +31,13 @@ var yamlLine = regexp.MustCompile(`^yaml: (?:unmarshal errors:\n\s*)?(?:line (\d
 // given format; start is the start of a line. It returns nil for empty
 // front matter. Errors are ParseErrors positioned in src.
 func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]any, error) {
-	firstLine, _ := promptfmt.Position(src, start)
+	firstLine, _ := lines.Position(src, start)
 	fail := func(line, col int, msg string) *promptfmt.ParseError {
 		off := start
 		if line > 0 {
 			off = lineStartOffset(src, firstLine+line-1) + col - 1
 		}
-		return promptfmt.Errorf(format, src, off, "front matter: %s", msg)
+		return diag.Errorf(format, src, off, "front matter: %s", msg)
 	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src[start:end]))
@@ -133,7 +135,7 @@ func lineStartOffset(src []byte, n int) int {
 // sorted keys. Values that are not JSON-like are an error.
 func Encode(meta map[string]any, kept any) (string, error) {
 	node, _ := kept.(*yaml.Node)
-	if p := promptfmt.NotJSONLike(meta); p != "" {
+	if p := jsonvalue.NotJSONLike(meta); p != "" {
 		return "", fmt.Errorf("value at %s is not JSON-like data", p)
 	}
 	if p, msg := nonFiniteAt(meta, ""); p != "" {
@@ -281,6 +283,6 @@ func FloatText(v float64) string {
 // Offset returns the offset in src of node n of the front matter that
 // Decode read from src[start:].
 func Offset(src []byte, start int, n *yaml.Node) int {
-	firstLine, _ := promptfmt.Position(src, start)
+	firstLine, _ := lines.Position(src, start)
 	return lineStartOffset(src, firstLine+n.Line-1) + n.Column - 1
 }

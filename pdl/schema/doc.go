@@ -104,7 +104,7 @@
 //     (if the task is complete), and followed by a task." The value is the
 //     kept lines joined with LF.
 //   - int, float, array, object: the jsonish scanner below picks one
-//     candidate text, which is decoded as JSON with promptfmt.DecodeJSON
+//     candidate text, which is decoded as JSON with jsonvalue.Decode
 //     (integers that fit are int64, other numbers float64). Nesting deeper
 //     than 127 levels and numbers beyond the float64 range do not decode,
 //     as in serde_json. A candidate that does not decode: "I cannot parse
@@ -215,7 +215,7 @@
 //     combining marks (U+0301) or emoji variation selectors (U+FE0F),
 //     because Debug writes them as \u{...}; the model then gets "I cannot
 //     parse your output..." and cannot fix it.
-//   - JSON is decoded by encoding/json (through promptfmt.DecodeJSON), not
+//   - JSON is decoded by encoding/json (through jsonvalue.Decode), not
 //     serde_json: "-0" is the integer 0 (some serde_json versions read a
 //     float), and a lone surrogate escape such as "\ud800" becomes U+FFFD
 //     (serde_json rejects it). Integers beyond int64 are float64

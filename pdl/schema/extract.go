@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // ValueError is a model's answer that does not fit the schema. Error
@@ -114,7 +114,7 @@ func decode(text string, depth int) (any, bool) {
 	if depth > jsonDepth {
 		return nil, false
 	}
-	v, err := promptfmt.DecodeJSON([]byte(text))
+	v, err := jsonvalue.Decode([]byte(text))
 	if err != nil || hasInf(v) {
 		return nil, false
 	}
@@ -411,7 +411,7 @@ func (s *Schema) pick(output string) (text string, depth int, msg string) {
 		}
 		return ok
 	}
-	same := func() bool { return promptfmt.EqualValues(first, v) } // serde_json's equality: 1 and 1.0 differ
+	same := func() bool { return jsonvalue.Equal(first, v) } // serde_json's equality: 1 and 1.0 differ
 	scan(output, func(k candKind, sp span) bool {
 		if k != want {
 			return true

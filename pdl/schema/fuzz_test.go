@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -77,7 +78,7 @@ func FuzzExtract(f *testing.F) {
 				}
 				continue
 			}
-			if p := promptfmt.NotJSONLike(v); p != "" {
+			if p := jsonvalue.NotJSONLike(v); p != "" {
 				t.Fatalf("%s: not JSON-like at %s: %#v", s, p, v)
 			}
 			if p := s.validate(v); p != nil {

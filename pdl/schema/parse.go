@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 )
 
 // maxDepth is how deeply groups ({, [ and ( ) may nest in a schema.
@@ -67,7 +68,7 @@ func Parse(b []byte) (*Schema, error) {
 }
 
 func errAt(src string, off int, format string, args ...any) *promptfmt.ParseError {
-	return promptfmt.Errorf("pdl", []byte(src), off, format, args...)
+	return diag.Errorf("pdl", []byte(src), off, format, args...)
 }
 
 // tokenize splits src into tokens and matches the groups, iteratively:

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/promptfmt/promptfmt"
+	ilines "github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/require"
 )
 
@@ -180,7 +181,7 @@ func TestParseErrors(t *testing.T) {
 			require.Equal(t, "pdl", pe.Format)
 			require.Contains(t, pe.Msg, tc.msg)
 			require.Equal(t, []int{tc.line, tc.col}, []int{pe.Line, pe.Col}, "%v", err)
-			line, col := promptfmt.Position([]byte(tc.src), pe.Offset)
+			line, col := ilines.Position([]byte(tc.src), pe.Offset)
 			require.Equal(t, []int{pe.Line, pe.Col}, []int{line, col})
 		})
 	}

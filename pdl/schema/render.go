@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // Render formats a value Extract returned for printing, as upstream's
@@ -101,9 +101,9 @@ func writeJSON(b *strings.Builder, v any, n int) {
 		indent(b, n)
 		b.WriteByte('}')
 	default:
-		// DecodeJSON returns JSON-like values only, so this cannot loop.
+		// jsonvalue.Decode returns JSON-like values only, so this cannot loop.
 		if data, err := json.Marshal(v); err == nil {
-			if x, err := promptfmt.DecodeJSON(data); err == nil {
+			if x, err := jsonvalue.Decode(data); err == nil {
 				writeJSON(b, x, n)
 				return
 			}

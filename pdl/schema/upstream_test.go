@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/require"
 )
 
@@ -124,7 +125,7 @@ func TestUpstreamValue(t *testing.T) {
 			require.NoError(t, err)
 			got, err := s.Extract(tc.Input)
 			require.NoError(t, err, "schema %q input %q", tc.Schema, tc.Input)
-			want, err := promptfmt.DecodeJSON(tc.Expected)
+			want, err := jsonvalue.Decode(tc.Expected)
 			require.NoError(t, err)
 			// int64 and float64 stay apart, as serde_json's Value equality
 			// keeps integers and floats apart.

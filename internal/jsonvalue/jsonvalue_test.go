@@ -1,4 +1,4 @@
-package promptfmt
+package jsonvalue
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/values"
 )
 
-// DecodeJSON applies the model's one rule for numbers and nesting
+// Decode applies the model's one rule for numbers and nesting
 // (internal/values), at the number or bracket, as every format does.
 func TestDecodeJSONRefuses(t *testing.T) {
 	deep := strings.Repeat("[", values.MaxDepth+1) + strings.Repeat("]", values.MaxDepth+1)
@@ -30,11 +30,11 @@ func TestDecodeJSONRefuses(t *testing.T) {
 		{`[1, x, 1e400]`, "invalid character 'x' looking for beginning of value", "", 4},
 	} {
 		for _, f := range []func([]byte) error{
-			func(b []byte) error { _, err := DecodeJSON(b); return err },
-			CheckJSON,
+			func(b []byte) error { _, err := Decode(b); return err },
+			Check,
 		} {
 			err := f([]byte(tt.in))
-			var je *JSONError
+			var je *Error
 			if !errors.As(err, &je) {
 				t.Errorf("%.40q: %v (%T)", tt.in, err, err)
 				continue
@@ -44,7 +44,7 @@ func TestDecodeJSONRefuses(t *testing.T) {
 			}
 		}
 	}
-	v, err := DecodeJSON([]byte(`{"a": [-0, 0, 7, 1.5, -0.0, 1e-400, "x\"["], "b": {}}`))
+	v, err := Decode([]byte(`{"a": [-0, 0, 7, 1.5, -0.0, 1e-400, "x\"["], "b": {}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,23 +52,26 @@ func TestDecodeJSONRefuses(t *testing.T) {
 	if a[0] != int64(0) || a[1] != int64(0) || a[2] != int64(7) || a[3] != 1.5 || !math.Signbit(a[4].(float64)) || a[5] != 0.0 || a[6] != `x"[` {
 		t.Errorf("got %#v", a)
 	}
-	if _, err := DecodeJSON([]byte(strings.Repeat("[", values.MaxDepth) + strings.Repeat("]", values.MaxDepth))); err != nil {
+	if _, err := Decode([]byte(strings.Repeat("[", values.MaxDepth) + strings.Repeat("]", values.MaxDepth))); err != nil {
 		t.Errorf("MaxDepth levels: %v", err)
 	}
-	if err := CheckJSON([]byte(`{"a": [1, 2e300]}`)); err != nil {
+	if err := Check([]byte(`{"a": [1, 2e300]}`)); err != nil {
 		t.Error(err)
 	}
-	if _, err := DecodeJSON([]byte(`1 2`)); err == nil || err.Error() != "text after the JSON value" {
+	if _, err := Decode([]byte(`1 2`)); err == nil || err.Error() != "text after the JSON value" {
 		t.Errorf("text after: %v", err)
 	}
 }
 
-// WriteJSON writes what json.Encoder with a two-space indent writes.
+// Write writes what json.Encoder with a two-space indent writes.
 func TestWriteJSON(t *testing.T) {
 	for _, v := range []any{
 		nil, 1, "a\"\\{[,:]}", []any{}, map[string]any{},
 		map[string]any{"b": []any{int64(1), "x,y", map[string]any{}, []any{[]any{}}, nil, true}, "a": map[string]any{"c": "<&>"}, "\"k:": 1.5},
-		&Document{Meta: map[string]any{"m": []any{"\\\""}}, Messages: []Message{{Role: "user", Content: []ContentPart{Text("hi {x}")}}}},
+		struct {
+			Meta     map[string]any `json:"meta"`
+			Messages []any          `json:"messages,omitempty"`
+		}{map[string]any{"m": []any{"\\\""}}, []any{map[string]any{"role": "user", "content": "hi {x}"}}},
 	} {
 		var want, got bytes.Buffer
 		enc := json.NewEncoder(&want)
@@ -77,14 +80,14 @@ func TestWriteJSON(t *testing.T) {
 		if err := enc.Encode(v); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&got, v); err != nil {
+		if err := Write(&got, v); err != nil {
 			t.Fatal(err)
 		}
 		if got.String() != want.String() {
-			t.Errorf("WriteJSON(%#v) =\n%s\nwant\n%s", v, got.String(), want.String())
+			t.Errorf("Write(%#v) =\n%s\nwant\n%s", v, got.String(), want.String())
 		}
 	}
-	if err := WriteJSON(io.Discard, math.NaN()); err == nil {
+	if err := Write(io.Discard, math.NaN()); err == nil {
 		t.Error("NaN encoded")
 	}
 }
@@ -92,7 +95,7 @@ func TestWriteJSON(t *testing.T) {
 func FuzzWriteJSON(f *testing.F) {
 	f.Add([]byte(`{"a": [1, {}, [], "x\"\\", {"b": null}], "c": "\u2028<>"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := DecodeJSON(data)
+		v, err := Decode(data)
 		if err != nil {
 			return
 		}
@@ -103,8 +106,22 @@ func FuzzWriteJSON(f *testing.F) {
 		if err := enc.Encode(v); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&got, v); err != nil || got.String() != want.String() {
-			t.Fatalf("WriteJSON(%q) = %q, %v; want %q", data, got.String(), err, want.String())
+		if err := Write(&got, v); err != nil || got.String() != want.String() {
+			t.Fatalf("Write(%q) = %q, %v; want %q", data, got.String(), err, want.String())
 		}
 	})
+}
+
+func TestNotJSONLike(t *testing.T) {
+	ok := map[string]any{"a": []any{1, int64(2), 1.5, "s", true, nil, map[string]any{"b": uint8(1)}}}
+	if p := NotJSONLike(ok); p != "" {
+		t.Errorf("NotJSONLike(ok) = %q", p)
+	}
+	bad := map[string]any{"a": []any{1, map[string]any{"z": 1, "b": struct{}{}}}}
+	if p := NotJSONLike(bad); p != ".a[1].b" {
+		t.Errorf("NotJSONLike(bad) = %q", p)
+	}
+	if p := NotJSONLike(func() {}); p != "." {
+		t.Errorf("NotJSONLike(func) = %q", p)
+	}
 }

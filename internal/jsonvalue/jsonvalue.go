@@ -1,4 +1,7 @@
-package promptfmt
+// Package jsonvalue holds the JSON-like values of the model (nil, bool,
+// string, int64, float64, []any, map[string]any): decoding, encoding,
+// checking and comparing them, as every format does.
+package jsonvalue
 
 import (
 	"bufio"
@@ -7,15 +10,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/promptfmt/promptfmt/internal/values"
 )
 
-// JSONError is a problem DecodeJSON or CheckJSON found in JSON text, at
+// Error is a problem Decode or Check found in JSON text, at
 // byte Offset of it, so that a format can position it in its file. Error
 // is the message alone.
-type JSONError struct {
+type Error struct {
 	Offset int
 	Msg    string
 	Hint   string // how to write it instead, when that helps
@@ -23,20 +29,20 @@ type JSONError struct {
 }
 
 // Error returns the message, without the position (Offset holds it).
-func (e *JSONError) Error() string { return e.Msg }
+func (e *Error) Error() string { return e.Msg }
 
 // Unwrap returns encoding/json's error, if any.
-func (e *JSONError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// DecodeJSON decodes one JSON value into the model's JSON-like values:
+// Decode decodes one JSON value into the model's JSON-like values:
 // integers that fit become int64 (-0 too, as 0: a PDL schema's integer
 // may be written -0), other numbers float64 (plain
 // encoding/json would make 30 a float64 and a template print "30.0").
 // Text after the value is an error. So is a number too large for a
-// float64 (1e400) and nesting deeper than values.MaxDepth: a *JSONError
+// float64 (1e400) and nesting deeper than values.MaxDepth: a *Error
 // at the number or bracket, with the message and hint of internal/values,
 // as every format gives them.
-func DecodeJSON(data []byte) (any, error) {
+func Decode(data []byte) (any, error) {
 	problem := checkValues(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -44,7 +50,7 @@ func DecodeJSON(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) && (problem == nil || int(se.Offset)-1 <= problem.Offset) {
-			return nil, &JSONError{Offset: max(int(se.Offset)-1, 0), Msg: err.Error(), Err: err}
+			return nil, &Error{Offset: max(int(se.Offset)-1, 0), Msg: err.Error(), Err: err}
 		}
 		if problem != nil {
 			return nil, problem
@@ -60,11 +66,11 @@ func DecodeJSON(data []byte) (any, error) {
 	return numbers(v), nil
 }
 
-// CheckJSON reports whether data is one JSON value that DecodeJSON reads:
-// nil, or the error DecodeJSON returns.
-func CheckJSON(data []byte) error {
+// Check reports whether data is one JSON value that Decode reads:
+// nil, or the error Decode returns.
+func Check(data []byte) error {
 	if !json.Valid(data) {
-		_, err := DecodeJSON(data)
+		_, err := Decode(data)
 		if err == nil { // json.Valid and Decode disagree only on white space after the value
 			err = errors.New("not a JSON value")
 		}
@@ -79,7 +85,7 @@ func CheckJSON(data []byte) error {
 // checkValues finds the first bracket nested deeper than values.MaxDepth
 // and the first number that is not finite as a float64, in one pass that
 // reads JSON text (valid or not) without decoding it.
-func checkValues(data []byte) *JSONError {
+func checkValues(data []byte) *Error {
 	depth := 0
 	for i := 0; i < len(data); {
 		switch c := data[i]; {
@@ -92,7 +98,7 @@ func checkValues(data []byte) *JSONError {
 			i++
 		case c == '[' || c == '{':
 			if depth++; depth > values.MaxDepth {
-				return &JSONError{Offset: i, Msg: values.DepthMessage()}
+				return &Error{Offset: i, Msg: values.DepthMessage()}
 			}
 			i++
 		case c == ']' || c == '}':
@@ -111,7 +117,7 @@ func checkValues(data []byte) *JSONError {
 			// Only an exponent or over 308 digits makes a float64 overflow.
 			if exp || j-i > 308 {
 				if f, _ := strconv.ParseFloat(string(data[i:j]), 64); values.CheckFloat(f) != "" {
-					return &JSONError{Offset: i, Msg: values.CheckFloat(f), Hint: values.NonFiniteHint}
+					return &Error{Offset: i, Msg: values.CheckFloat(f), Hint: values.NonFiniteHint}
 				}
 			}
 			i = j
@@ -142,9 +148,9 @@ func numbers(v any) any {
 	return v
 }
 
-// EncodeJSON is json.Marshal without HTML escaping: prompts are full of <,
+// Encode is json.Marshal without HTML escaping: prompts are full of <,
 // > and &, and "\u003e" in place of ">" helps nobody reading the output.
-func EncodeJSON(v any) ([]byte, error) {
+func Encode(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -154,14 +160,14 @@ func EncodeJSON(v any) ([]byte, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-// WriteJSON writes v to w as EncodeJSON encodes it, indented by two
+// Write writes v to w as Encode encodes it, indented by two
 // spaces a level, and a final newline: what json.Encoder with SetIndent
 // writes. It streams the indentation rather than building the indented
 // text, whose size grows with the square of the nesting depth (a value
 // nested 1000 deep is a few kilobytes compact and megabytes indented), so
 // that its memory stays linear in the compact size.
-func WriteJSON(w io.Writer, v any) error {
-	compact, err := EncodeJSON(v)
+func Write(w io.Writer, v any) error {
+	compact, err := Encode(v)
 	if err != nil {
 		return err
 	}
@@ -180,7 +186,7 @@ func WriteJSON(w io.Writer, v any) error {
 			switch c {
 			case '\\':
 				i++
-				bw.WriteByte(compact[i]) // EncodeJSON's text is valid: an escape has its character
+				bw.WriteByte(compact[i]) // Encode's text is valid: an escape has its character
 			case '"':
 				inString = false
 			}
@@ -218,10 +224,10 @@ func WriteJSON(w io.Writer, v any) error {
 
 const spaces = "                                                                                                                                "
 
-// DescribeValue names the kind of a JSON-like value for a message: "null",
+// Describe names the kind of a JSON-like value for a message: "null",
 // "an array", "an object", "a string", "a boolean" or "a number" (any
 // other Go type is named as such).
-func DescribeValue(v any) string {
+func Describe(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -237,4 +243,87 @@ func DescribeValue(v any) string {
 		return "a number"
 	}
 	return fmt.Sprintf("a value of type %T", v)
+}
+
+// Equal reports whether two JSON-like values are equal: integers
+// and floats differ, map key order does not matter, a nil map equals an
+// empty one, and NaN equals itself (so a document holding NaN has the same
+// value after a round trip).
+func Equal(x, y any) bool {
+	switch x := x.(type) {
+	case float64:
+		y, ok := y.(float64)
+		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
+	case map[string]any:
+		y, ok := y.(map[string]any)
+		return ok && y != nil && equalMaps(x, y)
+	case []any:
+		y, ok := y.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// NotJSONLike returns the path (".key[2]") of the first value in v that is
+// not one of the model's JSON-like types (string, bool, ints, floats, nil,
+// []any, map[string]any), or "" when there is none. Writers use it to
+// refuse metadata they could not read back.
+func NotJSONLike(v any) string {
+	return notJSONLike(v, "")
+}
+
+func notJSONLike(v any, path string) string {
+	switch v := v.(type) {
+	case nil, string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32, float64:
+		return ""
+	case map[string]any:
+		for _, k := range SortedKeys(v) {
+			if p := notJSONLike(v[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+		return ""
+	case []any:
+		for i, x := range v {
+			if p := notJSONLike(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+		return ""
+	}
+	if path == "" {
+		return "."
+	}
+	return path
+}
+
+// SortedKeys returns m's keys in order.
+func SortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func equalMaps(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, x := range a {
+		y, ok := b[k]
+		if !ok || !Equal(x, y) {
+			return false
+		}
+	}
+	return true
 }
