@@ -1,6 +1,9 @@
 package promptfmt
 
-import "io"
+import (
+	"context"
+	"io"
+)
 
 // Format is the face every format package shows the same way, so that
 // the formats are one table: its name, the file extensions it reads, a
@@ -22,4 +25,28 @@ type Format interface {
 	Sniff(src []byte) bool
 	Parse(src []byte, opts ...Option) (*Document, error)
 	Write(w io.Writer, doc *Document, opts ...Option) error
+}
+
+// TemplateFormat is a Format whose files are templates (Prompty, PDL):
+// besides reading a file as text (Parse), it loads one and renders it
+// with inputs into what a model receives.
+type TemplateFormat interface {
+	Format
+	// IsTemplate reports whether src uses template syntax that writing
+	// it back (Parse, then Write) would lose.
+	IsTemplate(src []byte) bool
+	// Load reads a template; the files it names (media, includes) come
+	// from the FS option. Syntax errors are ParseErrors.
+	Load(src []byte, opts ...Option) (Template, error)
+}
+
+// Template is a loaded template file.
+type Template interface {
+	// Inputs are the names of the inputs the file declares, in order;
+	// nil for a format whose files declare none (PDL).
+	Inputs() []string
+	// Render renders the template with inputs and returns the document a
+	// model receives: its messages, and the file's metadata. A canceled
+	// ctx stops the rendering (as its limits do) with an error.
+	Render(ctx context.Context, inputs map[string]any, opts ...Option) (*Document, error)
 }

@@ -12,7 +12,8 @@ type config struct {
 	inputs   map[string]any
 	lenient  bool
 	maxMedia int64
-	base     string // the directory of FS relative names start from: LoadFile's file's
+	base     string          // the directory of FS relative names start from: LoadFile's file's
+	done     <-chan struct{} // Template.Render's context
 }
 
 // DefaultMaxMediaSize bounds an image read by <|media(path)|>.

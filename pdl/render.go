@@ -89,7 +89,7 @@ func (c *config) render(src string) (string, error) {
 // tmplOptions configure the engine to behave like Tera where ragit relies
 // on it.
 func (c *config) tmplOptions() tmpl.Options {
-	return tmpl.Options{FS: c.FS, Base: c.base, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.Limits}
+	return tmpl.Options{FS: c.FS, Base: c.base, StrictUndefined: true, LenientIf: true, Escape: escape, Limits: c.Limits, Done: c.done}
 }
 
 // Check reads a file as far as it can without inputs: a template (see

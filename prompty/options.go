@@ -17,9 +17,10 @@ type config struct {
 	nonce    string                      // strict mode when strict is set
 	strict   bool
 	slots    map[string]slot
-	rendered bool       // the input is rendered text: no front matter
-	checked  []int      // strict mode: line offsets of the boundaries that carried the nonce
-	sent     *sentinels // strict mode: around attribute values
+	rendered bool            // the input is rendered text: no front matter
+	checked  []int           // strict mode: line offsets of the boundaries that carried the nonce
+	sent     *sentinels      // strict mode: around attribute values
+	done     <-chan struct{} // Template.Render's context
 }
 
 // newConfig applies opts for the function fn, which takes the package's

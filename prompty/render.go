@@ -110,9 +110,9 @@ func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (strin
 	var out string
 	switch a.Template.Format {
 	case "jinja2", "jinja", "":
-		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.Limits})
+		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.Limits, Done: c.done})
 	case "mustache":
-		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.Limits})
+		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.Limits, Done: c.done})
 	default:
 		return "", nil, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
 	}

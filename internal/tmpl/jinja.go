@@ -69,12 +69,15 @@ type Options struct {
 	LenientIf bool
 	// Limits bound the work of a rendering (see the package doc).
 	Limits promptfmt.TemplateLimits
+	// Done, when set, stops a rendering once it is closed (a context's
+	// Done), with an error at the template's line.
+	Done <-chan struct{}
 }
 
 // budget is a new work budget with o's limits.
 func (o Options) budget() *exec.Budget {
 	l := o.Limits.Effective()
-	return &exec.Budget{MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth, MaxBytes: l.MaxBytes}
+	return &exec.Budget{MaxSteps: l.MaxSteps, MaxDepth: l.MaxDepth, MaxBytes: l.MaxBytes, Done: o.Done}
 }
 
 // Error is a template problem at a line and column (1-based; 0 when the

@@ -29,6 +29,15 @@ func Mustache(src string, ctx map[string]any, o Options) (_ string, err error) {
 			return "", &Error{Line: lineOfTag(src, tag), Msg: fmt.Sprintf("the template may do more than %d steps of work: section %q repeats what it holds once for each item of a list, inside other sections", limits.MaxSteps, tag)}
 		}
 	}
+	// Its work is bounded before it starts, so a canceled rendering is
+	// refused at the start only.
+	if o.Done != nil {
+		select {
+		case <-o.Done:
+			return "", &Error{Msg: "the rendering was canceled"}
+		default:
+		}
+	}
 	out := newLimitWriter(limits.MaxOutput)
 	err = t.FRender(out, ctx)
 	if out.full { // checked first: the engine ignores some write errors

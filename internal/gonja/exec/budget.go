@@ -26,6 +26,9 @@ import (
 type Budget struct {
 	MaxSteps, MaxBytes int64
 	MaxDepth           int
+	// Done, when set, stops the rendering once it is closed (a
+	// context's Done): checked every cancelCheck steps.
+	Done <-chan struct{}
 
 	steps, bytes int64
 	depth        int
@@ -51,6 +54,8 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("the template builds more than %d bytes of strings and lists", e.Max)
 	case "comparison":
 		return fmt.Sprintf("a comparison visits more than %d items", e.Max)
+	case "canceled":
+		return "the rendering was canceled"
 	}
 	return fmt.Sprintf("a value's text passes %d bytes", e.Max)
 }
@@ -105,12 +110,24 @@ func (b *Budget) StepN(at nodes.Node, n int64) error {
 	if b.err != nil {
 		return b.err
 	}
+	before := b.steps
 	b.steps += n
 	if b.MaxSteps > 0 && b.steps > b.MaxSteps {
 		return b.fail("steps", b.MaxSteps)
 	}
+	if b.Done != nil && before/cancelCheck != b.steps/cancelCheck {
+		select {
+		case <-b.Done:
+			return b.fail("canceled", 0)
+		default:
+		}
+	}
 	return nil
 }
+
+// cancelCheck is how many steps pass between looks at Done: a select
+// costs about as much as a few steps.
+const cancelCheck = 1024
 
 // Grow charges n bytes about to be built. Call it before building them.
 func (b *Budget) Grow(n int64) error {
