@@ -28,7 +28,7 @@ func Locate(doc *Document, err error) {
 }
 
 // line is the source line of what e is about, 0 when unknown.
-func (d *Document) line(e *UnsupportedError) int {
+func (d Document) line(e *UnsupportedError) int {
 	if e.Message < 0 {
 		switch e.Thing {
 		case ThingMessages:
@@ -70,7 +70,7 @@ func (d *Document) line(e *UnsupportedError) int {
 }
 
 // metaLine is the line of Meta key k ("" for the first).
-func (d *Document) metaLine(k string) int {
+func (d Document) metaLine(k string) int {
 	if k == "" {
 		return firstLine(d.KeyLines)
 	}

@@ -116,10 +116,10 @@ func NewMessage(role, text string) Message {
 
 // Hidden reports whether the message's role marks it as never sent to a
 // model: roles starting with "_", such as Prapti's "_head".
-func (m *Message) Hidden() bool { return strings.HasPrefix(m.Role, "_") }
+func (m Message) Hidden() bool { return strings.HasPrefix(m.Role, "_") }
 
 // Text returns the concatenated values of the message's text parts.
-func (m *Message) Text() string {
+func (m Message) Text() string {
 	if len(m.Content) == 1 && m.Content[0].Kind == KindText {
 		return m.Content[0].Value
 	}
@@ -233,7 +233,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 
 // LLMMessages returns exactly the messages a model receives: every message
 // but hidden and disabled ones, in order. The result is never nil.
-func (d *Document) LLMMessages() []Message {
+func (d Document) LLMMessages() []Message {
 	out := make([]Message, 0, len(d.Messages))
 	for _, m := range d.Messages {
 		if !m.Disabled && !m.Hidden() {

@@ -251,7 +251,7 @@ func templateMap(t Template) map[string]any {
 }
 
 // Input returns the input property named name.
-func (a *Agent) Input(name string) (*Property, bool) {
+func (a Agent) Input(name string) (*Property, bool) {
 	i := slices.IndexFunc(a.Inputs, func(p Property) bool { return p.Name == name })
 	if i < 0 {
 		return nil, false

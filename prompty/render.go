@@ -129,7 +129,7 @@ func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (strin
 // errorf is an error in the agent's file at line (1-based) of the
 // instructions and column col (0 when unknown), or about the file as a
 // whole when line is 0.
-func (a *Agent) errorf(line, col int, msg string, args ...any) error {
+func (a Agent) errorf(line, col int, msg string, args ...any) error {
 	e := &promptfmt.ParseError{Format: format, File: a.File, Msg: fmt.Sprintf(msg, args...)}
 	if line > 0 {
 		e.Line, e.Col = max(a.InstructionsLine, 1)+line-1, max(col, 1)
