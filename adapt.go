@@ -18,17 +18,17 @@ import (
 // Change is one thing [Adapt] changed so that a format could express a
 // document.
 type Change struct {
-	Format  string // the format that could not express it
-	Message int    // 0-based index in the original document, -1 for the document
-	Line    int    // the message's source line, 0 when unknown
-	What    string // what the format could not express, in the writer's words
-	Done    string // what was done about it: `dropped the name "Ross"`, ...
+	Format string // the format that could not express it
+	Index  int    // 0-based index in the original document, -1 for the document
+	Line   int    // the message's source line, 0 when unknown
+	What   string // what the format could not express, in the writer's words
+	Done   string // what was done about it: `dropped the name "Ross"`, ...
 }
 
 // String reads `message 3 (line 10): dropped the name "Ross" (pdl: the name
 // "Ross" (PDL messages have none))`.
 func (c Change) String() string {
-	e := UnsupportedError{Message: c.Message, Line: c.Line}
+	e := UnsupportedError{Index: c.Index, Line: c.Line}
 	return fmt.Sprintf("%s: %s (%s: %s)", e.where(), c.Done, c.Format, c.What)
 }
 
@@ -82,7 +82,7 @@ func Adapt(doc *Document, check func(*Document) error) (*Document, []Change, err
 			return nil, a.changes, err
 		}
 		// A round works from the last message back; it is told from the first.
-		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return cmp.Or(x.Message-y.Message, x.Line-y.Line) })
+		slices.SortStableFunc(a.changes[n:], func(x, y Change) int { return cmp.Or(x.Index-y.Index, x.Line-y.Line) })
 	}
 }
 
@@ -117,13 +117,13 @@ func (a *adapter) fix(errs []*UnsupportedError) bool {
 	byMessage := map[int][]*UnsupportedError{}
 	var doc []*UnsupportedError
 	for _, e := range errs {
-		if e.Thing == ThingOther || e.Message >= len(a.doc.Messages) {
+		if e.Thing == ThingOther || e.Index >= len(a.doc.Messages) {
 			return false
 		}
-		if e.Message < 0 {
+		if e.Index < 0 {
 			doc = append(doc, e)
 		} else {
-			byMessage[e.Message] = append(byMessage[e.Message], e)
+			byMessage[e.Index] = append(byMessage[e.Index], e)
 		}
 	}
 	// The order of messages is met last, once the messages themselves fit.
@@ -171,9 +171,9 @@ func (a *adapter) fix(errs []*UnsupportedError) bool {
 }
 
 func (a *adapter) note(e *UnsupportedError, i int, done string, args ...any) {
-	c := Change{Format: e.Format, Message: -1, Line: e.Line, What: e.What, Done: fmt.Sprintf(done, args...)}
+	c := Change{Format: e.Format, Index: -1, Line: e.Line, What: e.What, Done: fmt.Sprintf(done, args...)}
 	if i >= 0 {
-		c.Message = a.orig[i]
+		c.Index = a.orig[i]
 	}
 	a.changes = append(a.changes, c)
 }

@@ -17,7 +17,7 @@ func strictWriter(one bool) func(d *Document) error {
 	return func(d *Document) error {
 		var errs []error
 		fail := func(i int, t Thing, what string) *UnsupportedError {
-			e := &UnsupportedError{Format: "small", Message: i, What: what, Thing: t}
+			e := &UnsupportedError{Format: "small", Index: i, What: what, Thing: t}
 			if i >= 0 {
 				e.Line = d.Messages[i].Line
 			}
@@ -124,8 +124,8 @@ func TestAdaptJoinsIntoOne(t *testing.T) {
 
 func TestAdaptRefuses(t *testing.T) {
 	other := func(d *Document) error {
-		return errors.Join(&UnsupportedError{Format: "x", Message: 0, What: "a name", Thing: ThingName},
-			&UnsupportedError{Format: "x", Message: -1, What: "the messages do not read back"})
+		return errors.Join(&UnsupportedError{Format: "x", Index: 0, What: "a name", Thing: ThingName},
+			&UnsupportedError{Format: "x", Index: -1, What: "the messages do not read back"})
 	}
 	_, _, err := Adapt(&Document{Messages: []Message{{Role: "user", Name: "a", Content: []ContentPart{Text("x")}}}}, other)
 	require.ErrorContains(t, err, "do not read back", "ThingOther cannot be met")
@@ -139,7 +139,7 @@ func TestAdaptRefuses(t *testing.T) {
 	rounds := 0
 	stubborn := func(d *Document) error {
 		rounds++
-		return &UnsupportedError{Format: "x", Message: 0, What: "a line reads as a boundary", Thing: ThingText}
+		return &UnsupportedError{Format: "x", Index: 0, What: "a line reads as a boundary", Thing: ThingText}
 	}
 	_, changes, err := Adapt(&Document{Messages: []Message{NewMessage("user", " user: ")}}, stubborn)
 	require.ErrorContains(t, err, "boundary")
@@ -150,7 +150,7 @@ func TestAdaptRefuses(t *testing.T) {
 	noUser := func(d *Document) error {
 		for i, m := range d.Messages {
 			if m.Role != "assistant" {
-				return &UnsupportedError{Format: "x", Message: i, Thing: ThingRole, What: "role " + m.Role}
+				return &UnsupportedError{Format: "x", Index: i, Thing: ThingRole, What: "role " + m.Role}
 			}
 		}
 		return nil
@@ -201,7 +201,7 @@ func TestAdaptDropsComments(t *testing.T) {
 		errs := CommentErrors(d, "small")
 		for i, m := range d.Messages {
 			if m.Disabled {
-				errs = append(errs, &UnsupportedError{Format: "small", Message: i, Thing: ThingDisabled, What: "disabled"})
+				errs = append(errs, &UnsupportedError{Format: "small", Index: i, Thing: ThingDisabled, What: "disabled"})
 			}
 		}
 		return errors.Join(errs...)
@@ -252,13 +252,13 @@ func TestAdaptNearestNotStale(t *testing.T) {
 			texts := 0
 			for j, p := range m.Content {
 				if p.Kind != KindText {
-					errs = append(errs, &UnsupportedError{Format: "one", Message: i, Thing: ThingPart, Part: j, What: "a part"})
+					errs = append(errs, &UnsupportedError{Format: "one", Index: i, Thing: ThingPart, Part: j, What: "a part"})
 				} else {
 					texts++
 				}
 			}
 			if t := m.Text() + "\n"; texts > 1 {
-				errs = append(errs, &UnsupportedError{Format: "one", Message: i, Thing: ThingText, Nearest: &t, What: "text parts"})
+				errs = append(errs, &UnsupportedError{Format: "one", Index: i, Thing: ThingText, Nearest: &t, What: "text parts"})
 			}
 		}
 		return errors.Join(errs...)

@@ -77,10 +77,10 @@ func (w Warning) String() string {
 // express; it never drops such a thing silently. Several are joined with
 // errors.Join, one for each thing.
 type UnsupportedError struct {
-	Format  string
-	Message int // 0-based index of the message, -1 for the document itself
-	Line    int // the message's source line, 0 when unknown
-	What    string
+	Format string
+	Index  int // 0-based index of the message, -1 for the document itself
+	Line   int // the message's source line, 0 when unknown
+	What   string
 	// Thing, Part and Key say exactly what cannot be expressed, so that a
 	// program can change that and nothing else ([Adapt] does).
 	Thing Thing
@@ -101,10 +101,10 @@ func (e *UnsupportedError) Error() string {
 }
 
 func (e *UnsupportedError) where() string {
-	if e.Message < 0 {
+	if e.Index < 0 {
 		return "document"
 	}
-	where := fmt.Sprintf("message %d", e.Message+1)
+	where := fmt.Sprintf("message %d", e.Index+1)
 	if e.Line > 0 {
 		where += fmt.Sprintf(" (line %d)", e.Line)
 	}
@@ -142,7 +142,7 @@ func CommentErrors(doc *Document, format string) []error {
 		if cut {
 			text += "…"
 		}
-		errs = append(errs, &UnsupportedError{Format: format, Message: -1, Line: c.Line, Thing: ThingComment, Part: i,
+		errs = append(errs, &UnsupportedError{Format: format, Index: -1, Line: c.Line, Thing: ThingComment, Part: i,
 			What: fmt.Sprintf("the %s comment %q (%s files hold no comments of another format)", c.Format, text, format)})
 	}
 	return errs

@@ -12,9 +12,9 @@ func TestUnsupportedError(t *testing.T) {
 		e    UnsupportedError
 		want string
 	}{
-		{UnsupportedError{Format: "prompty", Message: 1, Line: 14, What: "an image part cannot be expressed"}, "prompty: message 2 (line 14): an image part cannot be expressed"},
-		{UnsupportedError{Format: "promptfile", Message: 0, What: "x"}, "promptfile: message 1: x"},
-		{UnsupportedError{Format: "pdl", Message: -1, What: "two schemas"}, "pdl: document: two schemas"},
+		{UnsupportedError{Format: "prompty", Index: 1, Line: 14, What: "an image part cannot be expressed"}, "prompty: message 2 (line 14): an image part cannot be expressed"},
+		{UnsupportedError{Format: "promptfile", Index: 0, What: "x"}, "promptfile: message 1: x"},
+		{UnsupportedError{Format: "pdl", Index: -1, What: "two schemas"}, "pdl: document: two schemas"},
 	} {
 		if got := tc.e.Error(); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)

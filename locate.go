@@ -29,7 +29,7 @@ func Locate(doc *Document, err error) {
 
 // line is the source line of what e is about, 0 when unknown.
 func (d Document) line(e *UnsupportedError) int {
-	if e.Message < 0 {
+	if e.Index < 0 {
 		switch e.Thing {
 		case ThingMessages:
 			if len(d.Messages) > 1 {
@@ -44,10 +44,10 @@ func (d Document) line(e *UnsupportedError) int {
 		}
 		return 0
 	}
-	if e.Message >= len(d.Messages) {
+	if e.Index >= len(d.Messages) {
 		return 0
 	}
-	m := &d.Messages[e.Message]
+	m := &d.Messages[e.Index]
 	switch {
 	case e.Thing == ThingMetadata && e.Key != "":
 		if l := m.KeyLines[e.Key]; l > 0 {

@@ -22,17 +22,17 @@ func TestLocate(t *testing.T) {
 		e    UnsupportedError
 		want int
 	}{
-		{UnsupportedError{Message: -1, Thing: ThingMessages}, 12},
-		{UnsupportedError{Message: -1, Thing: ThingMeta, Key: "tags"}, 3},
-		{UnsupportedError{Message: -1, Thing: ThingMeta}, 2},
-		{UnsupportedError{Message: -1, Thing: ThingComment, Part: 0}, 11},
-		{UnsupportedError{Message: 0, Line: 5, Thing: ThingMetadata, Key: "temperature"}, 9},
-		{UnsupportedError{Message: 0, Line: 5, Thing: ThingMetadata}, 8},
-		{UnsupportedError{Message: 0, Line: 5, Thing: ThingText, TextLine: 3}, 8},
-		{UnsupportedError{Message: 0, Line: 5, Thing: ThingText}, 5},
-		{UnsupportedError{Message: 1, Line: 12, Thing: ThingMetadata, Key: "x"}, 12},
-		{UnsupportedError{Message: 0, Line: 5, Thing: ThingName}, 5},
-		{UnsupportedError{Message: 2, Thing: ThingRole}, 14}, // no line of its own: its keys'
+		{UnsupportedError{Index: -1, Thing: ThingMessages}, 12},
+		{UnsupportedError{Index: -1, Thing: ThingMeta, Key: "tags"}, 3},
+		{UnsupportedError{Index: -1, Thing: ThingMeta}, 2},
+		{UnsupportedError{Index: -1, Thing: ThingComment, Part: 0}, 11},
+		{UnsupportedError{Index: 0, Line: 5, Thing: ThingMetadata, Key: "temperature"}, 9},
+		{UnsupportedError{Index: 0, Line: 5, Thing: ThingMetadata}, 8},
+		{UnsupportedError{Index: 0, Line: 5, Thing: ThingText, TextLine: 3}, 8},
+		{UnsupportedError{Index: 0, Line: 5, Thing: ThingText}, 5},
+		{UnsupportedError{Index: 1, Line: 12, Thing: ThingMetadata, Key: "x"}, 12},
+		{UnsupportedError{Index: 0, Line: 5, Thing: ThingName}, 5},
+		{UnsupportedError{Index: 2, Thing: ThingRole}, 14}, // no line of its own: its keys'
 
 	} {
 		e := tc.e

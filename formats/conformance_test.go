@@ -67,7 +67,7 @@ func TestConformance(t *testing.T) {
 						var ue *promptfmt.UnsupportedError
 						require.True(t, errors.As(e, &ue), "case %d: a refusal that is not an UnsupportedError: %v", n, e)
 						require.Equal(t, f.Name(), ue.Format, "case %d", n)
-						require.Less(t, ue.Message, len(doc.Messages), "case %d", n)
+						require.Less(t, ue.Index, len(doc.Messages), "case %d", n)
 					}
 					// What the format can hold of it, then, as convert --lossy does.
 					if doc, _, err = promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return f.Write(io.Discard, d) }); err != nil {

@@ -51,7 +51,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		if i >= 0 {
 			line = doc.Messages[i].Line
 		}
-		e := &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
+		e := &promptfmt.UnsupportedError{Format: "pdl", Index: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)
 		return e
 	}
@@ -306,11 +306,11 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 	c := canonical(doc)
 	got, err := Parse(out)
 	if err != nil {
-		e := &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the written file does not read back: " + err.Error()}
+		e := &promptfmt.UnsupportedError{Format: "pdl", Index: -1, What: "the written file does not read back: " + err.Error()}
 		var pe *promptfmt.ParseError
 		if errors.As(err, &pe) && pe.Line > 0 {
 			if i := messageAt(doc, out, pe.Line); i >= 0 {
-				e.Message, e.Line = i, doc.Messages[i].Line
+				e.Index, e.Line = i, doc.Messages[i].Line
 			}
 		}
 		return e
@@ -324,10 +324,10 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 			if i < len(got.Messages) {
 				what += fmt.Sprintf(": %s reads as %s", excerpt(c.Messages[i].Text()), excerpt(got.Messages[i].Text()))
 			}
-			return &promptfmt.UnsupportedError{Format: "pdl", Message: i, Line: doc.Messages[i].Line, What: what}
+			return &promptfmt.UnsupportedError{Format: "pdl", Index: i, Line: doc.Messages[i].Line, What: what}
 		}
 	}
-	return &promptfmt.UnsupportedError{Format: "pdl", Message: -1, What: "the document does not read back the same"}
+	return &promptfmt.UnsupportedError{Format: "pdl", Index: -1, What: "the document does not read back the same"}
 }
 
 // excerpt quotes the start of s.

@@ -254,7 +254,7 @@ func TestWriteChecksTheTextAsRead(t *testing.T) {
 		var ue *promptfmt.UnsupportedError
 		require.ErrorAs(t, err, &ue)
 		require.Equal(t, promptfmt.ThingText, ue.Thing, "%q", tc.text)
-		require.Equal(t, 0, ue.Message)
+		require.Equal(t, 0, ue.Index)
 		fitted, changes, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return Write(io.Discard, d) })
 		require.NoError(t, err, "%q", tc.text)
 		require.NotEmpty(t, changes)
@@ -270,11 +270,11 @@ func TestReadsBackNamesTheMessage(t *testing.T) {
 	err := readsBack(doc, []byte("<|system|>\ns\n<|user|>\nother\n"))
 	var ue *promptfmt.UnsupportedError
 	require.ErrorAs(t, err, &ue)
-	require.Equal(t, 1, ue.Message)
+	require.Equal(t, 1, ue.Index)
 	require.Equal(t, 12, ue.Line)
 	require.Contains(t, ue.Error(), `"q" reads as "other"`)
 	err = readsBack(doc, []byte("<|system|>\ns\n<|user|>\n<|raw_media(png:@@)|>\n"))
 	require.ErrorAs(t, err, &ue)
-	require.Equal(t, 1, ue.Message, "%v", err)
+	require.Equal(t, 1, ue.Index, "%v", err)
 	require.Equal(t, 12, ue.Line)
 }

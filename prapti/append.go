@@ -95,7 +95,7 @@ func Append(existing []byte, msgs []promptfmt.Message, opts ...promptfmt.Option)
 		if err != nil {
 			// existing parsed: the message is at fault (blocks nested
 			// too deep).
-			return nil, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, Thing: promptfmt.ThingText,
+			return nil, &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, Thing: promptfmt.ThingText,
 				What: fmt.Sprintf("text that does not read back: %v", err)}
 		}
 		if err := readsBackAppended(i, m, text, before, after); err != nil {
@@ -120,7 +120,7 @@ func escape(text string) string {
 func appendable(i int, m *promptfmt.Message) []error {
 	var errs []error
 	bad := func(t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
-		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(msg, args...), Thing: t}
+		e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)
 		return e
 	}
@@ -165,7 +165,7 @@ func appendable(i int, m *promptfmt.Message) []error {
 // adds text to the last message.
 func readsBackAppended(i int, m *promptfmt.Message, text string, before, after *promptfmt.Document) error {
 	fail := func(what string) error {
-		return &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, Thing: promptfmt.ThingOther,
+		return &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, Thing: promptfmt.ThingOther,
 			What: what + " once appended, so nothing is appended"}
 	}
 	old, got := withoutLines(before.Messages), withoutLines(after.Messages)

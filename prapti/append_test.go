@@ -240,7 +240,7 @@ func TestAppendUnsupported(t *testing.T) {
 		var ue *promptfmt.UnsupportedError
 		require.ErrorAs(t, err, &ue, tc.want)
 		assert.Equal(t, tc.thing, ue.Thing, tc.want)
-		assert.Equal(t, 1, ue.Message, tc.want)
+		assert.Equal(t, 1, ue.Index, tc.want)
 		assert.Contains(t, err.Error(), tc.want)
 	}
 	deep := promptfmt.NewMessage("assistant", strings.Repeat("> ", MaxNesting+1)+"x")

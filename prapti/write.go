@@ -54,7 +54,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		if m != nil {
 			line = m.Line
 		}
-		e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
+		e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)
 		return e
 	}
@@ -371,11 +371,11 @@ func readsBack(doc *promptfmt.Document, out []byte) error {
 	}
 	for i := range want {
 		if i >= len(got) || !promptfmt.EqualMessages(want[i:i+1], got[i:i+1]) {
-			return &promptfmt.UnsupportedError{Format: format, Message: i, Line: doc.Messages[i].Line,
+			return &promptfmt.UnsupportedError{Format: format, Index: i, Line: doc.Messages[i].Line,
 				What: "this message does not read back the same"}
 		}
 	}
-	return &promptfmt.UnsupportedError{Format: format, Message: len(want) - 1, What: "the messages do not read back the same"}
+	return &promptfmt.UnsupportedError{Format: format, Index: len(want) - 1, What: "the messages do not read back the same"}
 }
 
 // withoutLines copies messages with their configuration lines in a

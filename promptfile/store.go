@@ -343,7 +343,7 @@ func stamp(doc *promptfmt.Document, id string, now time.Time) (*promptfmt.Docume
 	}
 	var changes []promptfmt.Change
 	change := func(what, done string, args ...any) {
-		changes = append(changes, promptfmt.Change{Format: format, Message: -1, What: what, Done: fmt.Sprintf(done, args...)})
+		changes = append(changes, promptfmt.Change{Format: format, Index: -1, What: what, Done: fmt.Sprintf(done, args...)})
 	}
 	value := func(v any) string {
 		if s, ok := v.(string); ok {

@@ -40,7 +40,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 			errs = append(errs, err)
 		}
 		checkMeta(doc.Meta, func(key, what string) {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, Thing: promptfmt.ThingMeta, Key: key,
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key,
 				What: what + " (Load and Prepare would refuse the file)"})
 		})
 	}
@@ -67,7 +67,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		fail := func(t promptfmt.Thing, what string, args ...any) *promptfmt.UnsupportedError {
-			e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: fmt.Sprintf(what, args...), Thing: t}
+			e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, What: fmt.Sprintf(what, args...), Thing: t}
 			errs = append(errs, e)
 			return e
 		}
@@ -122,7 +122,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 func readsBack(doc *promptfmt.Document, out string, written []promptfmt.Message) error {
 	got, err := Parse([]byte(out))
 	if err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "the written file does not read back: " + err.Error()}
+		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "the written file does not read back: " + err.Error()}
 	}
 	return sameMessages(doc, got.Messages, written, "read back")
 }
@@ -134,7 +134,7 @@ func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt
 	d := &decoder{}
 	a := &Agent{Instructions: strings.TrimRight(out[body:], "\r\n")}
 	if err := d.agent(a, doc.Meta); err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, Thing: promptfmt.ThingMeta, What: err.Error()}
+		return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, What: err.Error()}
 	}
 	inputs := map[string]any{}
 	for _, p := range a.Inputs {
@@ -144,7 +144,7 @@ func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt
 	}
 	got, err := prepare(a, inputs, &config{Settings: promptfmt.Settings{Limits: promptfmt.TemplateLimits{MaxSteps: -1, MaxBytes: -1}}})
 	if err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "the written file does not render: " + err.Error()}
+		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "the written file does not render: " + err.Error()}
 	}
 	return sameMessages(doc, got, want, "render")
 }
@@ -157,7 +157,7 @@ func sameMessages(doc *promptfmt.Document, got, want []promptfmt.Message, how st
 	}
 	for i := range want {
 		if i >= len(got) || !promptfmt.EqualMessages(got[i:i+1], want[i:i+1]) {
-			e := &promptfmt.UnsupportedError{Format: format, Message: i, Line: doc.Messages[i].Line, Thing: promptfmt.ThingText,
+			e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: doc.Messages[i].Line, Thing: promptfmt.ThingText,
 				What: fmt.Sprintf("the message does not %s the same", how)}
 			if i < len(got) {
 				e.What += fmt.Sprintf(": %q comes back as %q", want[i].Text(), got[i].Text())
@@ -171,7 +171,7 @@ func sameMessages(doc *promptfmt.Document, got, want []promptfmt.Message, how st
 			return e
 		}
 	}
-	return &promptfmt.UnsupportedError{Format: format, Message: -1, What: fmt.Sprintf("the messages do not %s the same (%d, not %d)", how, len(got), len(want))}
+	return &promptfmt.UnsupportedError{Format: format, Index: -1, What: fmt.Sprintf("the messages do not %s the same (%d, not %d)", how, len(got), len(want))}
 }
 
 // checkMessage reports through fail what of m Prompty cannot express, and
@@ -327,7 +327,7 @@ func writeString(b *strings.Builder, key, v string) {
 func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
 	out, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
 	if err != nil {
-		return &promptfmt.UnsupportedError{Format: format, Message: -1, What: "front matter: " + err.Error(), Thing: promptfmt.ThingMeta}
+		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "front matter: " + err.Error(), Thing: promptfmt.ThingMeta}
 	}
 	b.WriteString("---\n")
 	b.WriteString(out)

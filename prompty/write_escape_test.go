@@ -21,7 +21,7 @@ func writesBack(t *testing.T, doc *promptfmt.Document) {
 	if err := Write(&out, doc); err != nil {
 		var ue *promptfmt.UnsupportedError
 		require.ErrorAs(t, err, &ue)
-		require.True(t, ue.Message >= 0 || ue.Key != "", "names no message nor key: %v", err)
+		require.True(t, ue.Index >= 0 || ue.Key != "", "names no message nor key: %v", err)
 		fitted, _, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return Write(io.Discard, d) })
 		if err != nil {
 			return // nothing Adapt can change meets it: convert --lossy reports it

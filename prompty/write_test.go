@@ -79,7 +79,7 @@ func TestWriteUnsupported(t *testing.T) {
 		}
 		var ue *promptfmt.UnsupportedError
 		require.True(t, errors.As(err, &ue))
-		assert.Equal(t, 1, ue.Message)
+		assert.Equal(t, 1, ue.Index)
 	}
 	err := Write(&bytes.Buffer{}, &promptfmt.Document{Meta: map[string]any{"f": func() {}}})
 	assert.ErrorContains(t, err, "prompty: document: front matter: value at .f is not JSON-like data")

@@ -22,7 +22,7 @@
 //
 // What a provider cannot express is an error, never left out: each mapping
 // returns nil and every problem at once, each a [*promptfmt.UnsupportedError]
-// (Format "openai", "anthropic" or "gemini"; Message the index into msgs;
+// (Format "openai", "anthropic" or "gemini"; Index the index into msgs;
 // Line msgs[i].Line; What the problem), joined with errors.Join. A problem
 // with one part starts with its 1-based number: "part 2: ...". Refused
 // everywhere:

@@ -114,8 +114,8 @@ func checkErrors(t *testing.T, format string, msgs []promptfmt.Message, err erro
 		var ue *promptfmt.UnsupportedError
 		require.True(t, errors.As(e, &ue), "%s: %T is not an UnsupportedError", format, e)
 		require.Equal(t, format, ue.Format)
-		require.True(t, ue.Message >= 0 && ue.Message < len(msgs), "message index %d", ue.Message)
-		require.Equal(t, msgs[ue.Message].Line, ue.Line)
+		require.True(t, ue.Index >= 0 && ue.Index < len(msgs), "message index %d", ue.Index)
+		require.Equal(t, msgs[ue.Index].Line, ue.Line)
 	}
 }
 

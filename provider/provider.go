@@ -64,7 +64,7 @@ func newMapper(format, label string, msgs []promptfmt.Message) *mapper {
 // fail records a problem with thing t of message i.
 func (m *mapper) fail(i int, t promptfmt.Thing, format string, args ...any) *promptfmt.UnsupportedError {
 	e := &promptfmt.UnsupportedError{
-		Format: m.format, Message: i, Line: m.msgs[i].Line, What: fmt.Sprintf(format, args...), Thing: t,
+		Format: m.format, Index: i, Line: m.msgs[i].Line, What: fmt.Sprintf(format, args...), Thing: t,
 	}
 	m.errs = append(m.errs, e)
 	return e

@@ -352,7 +352,7 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	var got []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		ue := e.(*promptfmt.UnsupportedError)
-		got = append(got, fmt.Sprintf("%d %d %d", ue.Message, ue.Thing, ue.Part))
+		got = append(got, fmt.Sprintf("%d %d %d", ue.Index, ue.Thing, ue.Part))
 	}
 	require.ElementsMatch(t, []string{
 		fmt.Sprintf("0 %d 0", promptfmt.ThingName),

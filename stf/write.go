@@ -30,7 +30,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	errs := promptfmt.CommentErrors(doc, format)
 	for i, c := range doc.Comments {
 		if c.Format == format && !isComment(c.Text) {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, Line: c.Line, Thing: promptfmt.ThingComment, Part: i,
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, Line: c.Line, Thing: promptfmt.ThingComment, Part: i,
 				What: fmt.Sprintf("comment %d is not one STF comment (a ;# or ;// line, or a ;/* ... ;*/ block)", i+1)})
 		}
 	}
@@ -55,7 +55,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	} else if len(doc.Meta) > 0 {
 		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
 		if err != nil {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
 		}
 		b = append(out, "\n;end\n"...)
 	}
@@ -70,7 +70,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 			b, err = appendMessage(b, doc, l, m, at)
 		}
 		if err != nil {
-			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Message: i, Line: m.Line, What: err.Error()})
+			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, What: err.Error()})
 		}
 	}
 	end := places[len(doc.Messages)]

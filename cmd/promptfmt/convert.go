@@ -64,8 +64,8 @@ func (c *cli) prepare(in *input, f *formatInfo, lossy bool) (*promptfmt.Document
 func (c *cli) changes(in *input, changes []promptfmt.Change) {
 	for _, ch := range changes {
 		msg := fmt.Sprintf("%s (%s: %s)", ch.Done, ch.Format, ch.What)
-		if ch.Line == 0 && ch.Message >= 0 {
-			msg = fmt.Sprintf("message %d: %s", ch.Message+1, msg)
+		if ch.Line == 0 && ch.Index >= 0 {
+			msg = fmt.Sprintf("message %d: %s", ch.Index+1, msg)
 		}
 		c.emit(in, diagnostic{Line: ch.Line, Severity: "change", Format: ch.Format, Message: msg})
 	}

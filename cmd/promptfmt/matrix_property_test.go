@@ -41,7 +41,7 @@ func TestConversionMatrixProperty(t *testing.T) {
 				require.True(t, errors.As(e, &ue), "%s: a refusal that is not an UnsupportedError: %v", what, e)
 				// A thing has a line; the document as a whole (no message
 				// for the model) has none.
-				if ue.Message >= 0 || ue.Thing == promptfmt.ThingMeta || ue.Thing == promptfmt.ThingComment || ue.Thing == promptfmt.ThingMessages && len(doc.Messages) > 1 {
+				if ue.Index >= 0 || ue.Thing == promptfmt.ThingMeta || ue.Thing == promptfmt.ThingComment || ue.Thing == promptfmt.ThingMessages && len(doc.Messages) > 1 {
 					require.NotZero(t, ue.Line, "%s: a refusal without a line: %v", what, ue)
 				}
 			}
@@ -56,7 +56,7 @@ func TestConversionMatrixProperty(t *testing.T) {
 			require.True(t, promptfmt.Equal(fitted, back), "%s: lossy output reads back changed\nwant %s\ngot  %s", what, show(fitted), show(back))
 			require.NotEmpty(t, changes, "%s: refused, then fitted without a change", what)
 			for _, c := range changes {
-				require.True(t, c.Line > 0 || c.Message < 0 && !strings.Contains(c.Done, "metadata"), "%s: a change without a line: %v", what, c)
+				require.True(t, c.Line > 0 || c.Index < 0 && !strings.Contains(c.Done, "metadata"), "%s: a change without a line: %v", what, c)
 			}
 		}
 	}
