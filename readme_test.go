@@ -28,6 +28,7 @@ var snippetImports = map[string]string{
 	"os":         "os",
 	"strings":    "strings",
 	"promptfmt":  "github.com/promptfmt/promptfmt",
+	"formats":    "github.com/promptfmt/promptfmt/formats",
 	"pdl":        "github.com/promptfmt/promptfmt/pdl",
 	"schema":     "github.com/promptfmt/promptfmt/pdl/schema",
 	"prapti":     "github.com/promptfmt/promptfmt/prapti",
