@@ -1,4 +1,4 @@
-package main
+package formats_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/formats"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,9 +19,9 @@ import (
 // formats: fmt keeps the document (parse(fmt(x)) == parse(x), its
 // comments and their places included), is idempotent (fmt(fmt(x)) ==
 // fmt(x)), and keeps the comments of YAML front matter.
-func TestFmtPropertyOverCorpora(t *testing.T) {
+func TestFmtOverCorpora(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../../testdata", "../../stf/testdata", "../../prapti/testdata", "../../pdl/testdata", "../../prompty/testdata", "../../promptfile/testdata"} {
+	for _, root := range []string{"../testdata", "../stf/testdata", "../prapti/testdata", "../pdl/testdata", "../prompty/testdata", "../promptfile/testdata"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -39,24 +40,21 @@ func TestFmtPropertyOverCorpora(t *testing.T) {
 	}
 	formatted := map[string]int{}
 	for _, path := range files {
-		f, err := lookupFormat("", path)
+		src, err := os.ReadFile(path)
+		require.NoError(t, err)
+		f, err := formats.Detect(path, src)
 		if err != nil {
 			continue // not a format's file (a golden, a JSON context)
 		}
-		src, err := os.ReadFile(path)
-		require.NoError(t, err)
 		parse := func(src []byte) (*promptfmt.Document, error) {
-			if f.parseIn != nil {
-				return f.parseIn(src, filepath.Dir(path))
-			}
-			return f.parse(src)
+			return f.Parse(src, promptfmt.FS(os.DirFS(filepath.Dir(path))))
 		}
 		doc, err := parse(src)
-		if err != nil || f.isTemplate != nil && f.isTemplate(src) {
+		if tf, ok := f.(promptfmt.TemplateFormat); err != nil || ok && tf.IsTemplate(src) {
 			continue // fmt refuses it, and says why
 		}
 		var out bytes.Buffer
-		if err := f.write(&out, doc); err != nil {
+		if err := f.Write(&out, doc); err != nil {
 			t.Errorf("%s: fmt fails on a file its parser reads: %v", path, err)
 			continue
 		}
@@ -67,12 +65,12 @@ func TestFmtPropertyOverCorpora(t *testing.T) {
 		assert.True(t, promptfmt.Equal(doc, again), "%s: parse(fmt(x)) != parse(x)\nfmt:\n%s", path, out.String())
 		assert.Len(t, again.Comments, len(doc.Comments), "%s: comments", path)
 		var out2 bytes.Buffer
-		require.NoError(t, f.write(&out2, again), path)
+		require.NoError(t, f.Write(&out2, again), path)
 		assert.Equal(t, out.String(), out2.String(), "%s: fmt is not idempotent", path)
 		for _, c := range frontMatterComments(src) {
 			assert.Contains(t, out.String(), c, "%s: a front matter comment is gone", path)
 		}
-		formatted[f.name]++
+		formatted[f.Name()]++
 	}
 	t.Logf("formatted %v", formatted)
 	for _, name := range []string{"stf", "prapti", "pdl", "prompty", "promptfile"} {
