@@ -103,7 +103,7 @@ func ExampleAssignments() {
 }
 
 // Config gives one message's configuration lines, each with its source
-// line and whether it is in effect ("//%" disables one; "%!" makes it run
+// line and whether it is in effect ("//%" disables one; "% !" makes it run
 // only in the file's last message); the text holds none of them.
 func ExampleConfig() {
 	src := []byte("### @user/Ross:\n\n% temperature = 0.2\n//% model = \"gpt-4o\"\nHi\n% !max_tokens = 100\n")
