@@ -1,9 +1,12 @@
 package formats_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 
+	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/formats"
 )
 
@@ -36,4 +39,60 @@ func ExampleByName() {
 	}
 	fmt.Println(f.Name(), f.Extensions())
 	// Output: pdl [.pdl]
+}
+
+// All lists every format, each with the file extensions Detect knows it by
+// and whether its files are templates, rendered with inputs.
+func ExampleAll() {
+	for _, f := range formats.All() {
+		_, template := f.(promptfmt.TemplateFormat)
+		fmt.Println(f.Name(), f.Extensions(), template)
+	}
+	// Output:
+	// prapti [.md] false
+	// stf [.stf] false
+	// pdl [.pdl] true
+	// promptfile [.prompt] false
+	// prompty [.prompty] true
+}
+
+// A template format (Prompty, PDL) loads a file and renders it with inputs
+// into the messages a model receives, whichever format it is.
+func ExampleByName_template() {
+	f, err := formats.ByName("prompty")
+	if err != nil {
+		panic(err)
+	}
+	tf := f.(promptfmt.TemplateFormat)
+	src, err := os.ReadFile("../testdata/examples/chat.prompty")
+	if err != nil {
+		panic(err)
+	}
+	tpl, err := tf.Load(src, promptfmt.File("chat.prompty"))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("inputs:", tpl.Inputs())
+
+	raw, err := os.ReadFile("../testdata/examples/inputs.json")
+	if err != nil {
+		panic(err)
+	}
+	var inputs map[string]any
+	if err := json.Unmarshal(raw, &inputs); err != nil {
+		panic(err)
+	}
+	doc, err := tpl.Render(context.Background(), inputs)
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range doc.LLMMessages() {
+		fmt.Printf("%s %q\n", m.Role, m.Name)
+	}
+	// Output:
+	// inputs: [customer order history question]
+	// system ""
+	// user ""
+	// assistant ""
+	// user "Ross"
 }

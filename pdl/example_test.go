@@ -2,6 +2,7 @@ package pdl_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -123,4 +124,91 @@ func ExampleLoad_retry() {
 	// assistant: {"name": "ragit"}
 	// user: Your output is missing a field: age. Make sure that your output contains 2 keys: name, age
 	// assistant: {"name": "ragit", "age": 26}
+}
+
+// A file without template syntax is read as it is written: split into
+// turns, with "&lt;" written for a "<" that would start a token.
+func ExampleParse() {
+	src := []byte("<|system|>\n\nAnswer in one line.\n\n<|user|>\n\nWhat does &lt;|user|&gt; mean in PDL?\n\n<|assistant|>\n")
+	doc, err := pdl.Parse(src, promptfmt.File("ask.pdl"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range doc.LLMMessages() {
+		fmt.Printf("%s: %s\n", m.Role, m.Text())
+	}
+	// Output:
+	// system: Answer in one line.
+	// user: What does <|user|> mean in PDL?
+}
+
+// Render is the template step alone: the text a file renders to with its
+// Inputs, before it is split into turns. An input's "<|" and "&" are
+// escaped, so a value never makes a turn.
+func ExampleRender() {
+	src, err := os.ReadFile("../testdata/examples/pick.pdl")
+	if err != nil {
+		panic(err)
+	}
+	raw, err := os.ReadFile("../testdata/examples/pick.json")
+	if err != nil {
+		panic(err)
+	}
+	var inputs map[string]any
+	if err := json.Unmarshal(raw, &inputs); err != nil {
+		panic(err)
+	}
+	text, err := pdl.Render(src, pdl.Inputs(inputs), promptfmt.File("pick.pdl"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// Numbered, so that blank lines show.
+	for i, line := range strings.Split(text, "\n") {
+		fmt.Println(strings.TrimRight(fmt.Sprintf("%2d %s", i+1, line), " "))
+	}
+	// Output:
+	//  1
+	//  2 <|schema|>
+	//  3
+	//  4 [int { min: 1, max: 3 }] { max: 3 }
+	//  5
+	//  6 <|system|>
+	//  7
+	//  8 You pick the documents that help answer a question about last night's incident.
+	//  9 Answer with a JSON array of their numbers, at most 3, best first.
+	// 10
+	// 11 <|user|>
+	// 12
+	// 13 The question: Why did the rollout stall at 40%?
+	// 14
+	// 15 1. Deployment runbook: How canary pods are promoted &amp; rolled back.
+	// 16 2. Cache client 2.4 notes: The client refuses to start without CACHE_URL.
+	// 17 3. Lunch menu: Soup &lt;|of the day|&gt; and bread.
+	// 18
+	// 19
+	// 20 The latency chart from last night:
+	// 21
+	// 22 <|media(chart.png)|>
+	// 23
+	// 24 <|assistant|>
+}
+
+// Check reads a file as far as it can without inputs: a template has its
+// syntax checked (its turns depend on the inputs), so a mistake is found
+// before any value is at hand.
+func ExampleCheck() {
+	src, err := os.ReadFile("../testdata/examples/pick.pdl")
+	if err != nil {
+		panic(err)
+	}
+	_, err = pdl.Check(src, promptfmt.File("pick.pdl"))
+	fmt.Println(err)
+
+	_, err = pdl.Check([]byte("<|user|>\n{% for d in documents %}\n{{ d }}\n"), promptfmt.File("broken.pdl"))
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// broken.pdl:3:8: template: Unexpected EOF, expected tag else or endfor.
 }

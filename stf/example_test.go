@@ -1,6 +1,7 @@
 package stf_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -82,4 +83,47 @@ func ExampleWrite() {
 	//   turn: 3,
 	// }
 	// ;end
+}
+
+// Parse keeps a file's comments in the Document, each where it stood, and
+// Write puts them back: support.stf, with its ;# lines, a block comment
+// and ;meta and ;extra blocks as written, comes back byte for byte.
+func ExampleWrite_comments() {
+	src, err := os.ReadFile("../testdata/examples/support.stf")
+	if err != nil {
+		panic(err)
+	}
+	doc, err := stf.Parse(src, promptfmt.File("support.stf"))
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range doc.Comments {
+		fmt.Printf("line %d: %q\n", c.Line, c.Text)
+	}
+	var out bytes.Buffer
+	if err := stf.Write(&out, doc); err != nil {
+		panic(err)
+	}
+	fmt.Println(bytes.Equal(out.Bytes(), src))
+	// Output:
+	// line 1: ";# A support conversation in STF, the Simple Text Format."
+	// line 2: ";# Try: go run ./cmd/promptfmt messages testdata/examples/support.stf"
+	// line 22: ";/*\nNotes for the next editor: everything in a block comment is ignored,\n;user lines included.\n;*/"
+	// true
+}
+
+// A parser sees bytes, not files: promptfmt.File names the file, and its
+// errors then read file:line:col, the Go way, which editors jump to. Here
+// support.stf gains a block comment it never closes.
+func ExampleParse_file() {
+	name := "../testdata/examples/support.stf"
+	src, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	src = append(src, ";/* a note never closed\n"...)
+	_, err = stf.Parse(src, promptfmt.File(name))
+	fmt.Println(err)
+	// Output:
+	// ../testdata/examples/support.stf:40:1: block comment /* is never closed with ;*/
 }
