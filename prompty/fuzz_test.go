@@ -2,11 +2,15 @@ package prompty
 
 import (
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/promptfmt/promptfmt"
 )
 
 // FuzzParse: no panic, and every document Parse returns is written without
@@ -40,9 +44,30 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		if doc, err := Parse(src); err == nil {
-			thisFormat.RoundTrip(t, doc)
+		doc, err := Parse(src)
+		if err != nil {
+			return
 		}
+		// Front matter that Load refuses (model: null) is refused by
+		// Write too, naming the key: the file it wrote would not load.
+		// Nothing else may be refused.
+		if werr := Write(io.Discard, doc); werr != nil {
+			errs := []error{werr}
+			if j, ok := werr.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, e := range errs {
+				var ue *promptfmt.UnsupportedError
+				if !errors.As(e, &ue) || ue.Thing != promptfmt.ThingMeta {
+					t.Fatalf("Write refuses what Parse read: %v", werr)
+				}
+			}
+			if _, lerr := Load(src); lerr == nil {
+				t.Fatalf("Write refuses front matter that Load takes: %v", werr)
+			}
+			return
+		}
+		thisFormat.RoundTrip(t, doc)
 	})
 }
 
