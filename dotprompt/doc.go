@@ -72,8 +72,10 @@
 // Decision (as package prompty does): the texts Parse read (Document.
 // Layout keeps them) are template source and are written as they are, so
 // that fmt keeps a template; any other text is what a model is to
-// receive, and "{{" in it is written "\{{" so that Handlebars prints it.
-// Parse of that file gives the escaped source, which Write keeps.
+// receive. Decision, for now: such text holding "{{" is refused. Written
+// "\{{" Handlebars would print it, but Parse gives the escaped source, so
+// the document would read back changed until this package renders files
+// (issue 20's next step); then it is escaped.
 //
 // What Dotprompt cannot hold is an UnsupportedError, and nothing is
 // written: a role other than user, assistant, system and tool; a name;

@@ -160,6 +160,11 @@ func hasContent(m *promptfmt.Message) bool {
 // is what no escape can write.
 func escape(text string, followed bool) (out, why string) {
 	switch {
+	case strings.Contains(text, "{{"):
+		// Escaped ("\{{"), the text reads back as template source; until
+		// this package renders a file (and so can give "{{" back), it is
+		// refused rather than read back changed.
+		return text, `"{{" in text that is not this file's template (rendering Dotprompt files, which would give it back, is not built yet)`
 	case strings.Contains(text, `\{{`):
 		return text, `a backslash before "{{" (Handlebars reads "\{{" as an escape, and "\\{{" as a tag)`
 	case followed && strings.HasSuffix(text, `\`):
