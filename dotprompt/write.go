@@ -98,12 +98,14 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 				if !l.isSource(t) {
 					var why string
 					t, why = escape(t, !last)
-					if why == "" && strings.HasPrefix(t, "}") && !(first && j == 0) {
-						why = `a "}" at the start of the text (after the tag before it, Handlebars would read "}}}")`
-					}
 					if why != "" {
 						fail(i, m, promptfmt.ThingText, why)
 					}
+				}
+				// Source text too: read first in a file, it had no tag
+				// before it.
+				if strings.HasPrefix(t, "}") && !(first && j == 0) {
+					fail(i, m, promptfmt.ThingText, `a "}" at the start of the text (after the tag before it, Handlebars would read "}}}")`)
 				}
 				if last && frontMatter && strings.TrimRightFunc(t, isSpaceRune) != t {
 					e := fail(i, m, promptfmt.ThingText, "white space at the end of the file's last text (Dotprompt trims the body of a file with front matter)")
