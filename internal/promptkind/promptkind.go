@@ -18,7 +18,12 @@ const (
 	// Neither: no key or helper of either format (a bare body). Decision:
 	// such a file is a promptfile, as it was before Dotprompt was read.
 	Neither Kind = iota
+	// PromptFile: a PromptCritical key (prompt-id, created-at, sha1-hash,
+	// the seed's id: P<n>) and no Dotprompt key or helper.
 	PromptFile
+	// Dotprompt: a Dotprompt key (model, config, input, output, ...,
+	// dotted extensions) or helper ({{role}}, {{history}}, ...) and no
+	// PromptCritical key.
 	Dotprompt
 	// Both: PromptCritical keys and Dotprompt's own keys or helpers; the
 	// caller must name the format (-f).
