@@ -15,7 +15,7 @@ import (
 )
 
 // apiPackages are the module's public packages, by directory.
-var apiPackages = []string{".", "formats", "stf", "prapti", "pdl", "pdl/schema", "promptfile", "prompty", "provider"}
+var apiPackages = []string{".", "formats", "stf", "prapti", "pdl", "pdl/schema", "promptfile", "prompty", "provider", "dotprompt"}
 
 // The exported API of every public package is written down in api/, one
 // file a package, a declaration a line, as Go's own api/ files are: a

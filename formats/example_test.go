@@ -54,6 +54,7 @@ func ExampleAll() {
 	// pdl [.pdl] true
 	// promptfile [.prompt] false
 	// prompty [.prompty] true
+	// dotprompt [.prompt] false
 }
 
 // A template format (Prompty, PDL) loads a file and renders it with inputs

@@ -21,7 +21,7 @@ import (
 // fmt(x)), and keeps the comments of YAML front matter.
 func TestFmtOverCorpora(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../testdata", "../stf/testdata", "../prapti/testdata", "../pdl/testdata", "../prompty/testdata", "../promptfile/testdata"} {
+	for _, root := range []string{"../testdata", "../stf/testdata", "../prapti/testdata", "../pdl/testdata", "../prompty/testdata", "../promptfile/testdata", "../dotprompt/testdata"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -73,7 +73,7 @@ func TestFmtOverCorpora(t *testing.T) {
 		formatted[f.Name()]++
 	}
 	t.Logf("formatted %v", formatted)
-	for _, name := range []string{"stf", "prapti", "pdl", "prompty", "promptfile"} {
+	for _, name := range []string{"stf", "prapti", "pdl", "prompty", "promptfile", "dotprompt"} {
 		assert.NotZero(t, formatted[name], "no %s file in the corpora was formatted", name)
 	}
 }

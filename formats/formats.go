@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/dotprompt"
 	"github.com/promptfmt/promptfmt/pdl"
 	"github.com/promptfmt/promptfmt/prapti"
 	"github.com/promptfmt/promptfmt/promptfile"
@@ -22,7 +23,7 @@ import (
 
 // All returns every format, in the order the command lists them.
 func All() []promptfmt.Format {
-	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format}
+	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format, dotprompt.Format}
 }
 
 // Names returns the names of All, in order.

@@ -1,11 +1,10 @@
 package promptfile
 
 import (
-	"bytes"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/promptkind"
 )
 
 // Format is the prompt file as a promptfmt.Format, for package formats.
@@ -16,30 +15,16 @@ type promptfileFormat struct{}
 func (promptfileFormat) Name() string         { return format }
 func (promptfileFormat) Extensions() []string { return []string{".prompt"} }
 
-// Sniff: the file starts with front matter holding one of the format's
-// keys (prompt-id, created-at, sha1-hash, or the seed's id). Other .prompt
-// files (Dotprompt's, whose front matter names a model) are not taken.
+// Sniff: the content is a prompt file's, by the rule the two formats of
+// .prompt share (internal/promptkind): a PromptCritical key in the front
+// matter (prompt-id, created-at, sha1-hash, or the seed's id: P<n>) and no
+// key or helper only Dotprompt uses, or no key or helper of either format
+// (a bare body, which stays a prompt file). Dotprompt's files (their
+// front matter names a model, a config, or their body has role markers)
+// are not taken.
 func (promptfileFormat) Sniff(src []byte) bool {
-	first := true
-	for line := range lines.Head(src) {
-		line = bytes.TrimRight(line, " \t\r")
-		if first {
-			if !bytes.Equal(line, []byte("---")) {
-				return false
-			}
-			first = false
-			continue
-		}
-		if bytes.Equal(line, []byte("---")) {
-			return false
-		}
-		for _, k := range []string{KeyID, KeyCreated, KeyHash, aliasID} {
-			if bytes.HasPrefix(line, []byte(k+":")) {
-				return true
-			}
-		}
-	}
-	return false
+	k := promptkind.Of(src)
+	return k == promptkind.PromptFile || k == promptkind.Neither
 }
 
 func (promptfileFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {

@@ -194,10 +194,17 @@ func (e *usageError) Error() string { return e.msg }
 func lookupFormat(name, file string) (*formatInfo, error) {
 	if name == "" {
 		ext := strings.ToLower(filepath.Ext(file))
+		var owners []int
 		for i := range formats {
 			if slices.Contains(formats[i].exts, ext) {
-				return &formats[i], nil
+				owners = append(owners, i)
 			}
+		}
+		switch {
+		case len(owners) == 1:
+			return &formats[owners[0]], nil
+		case len(owners) > 1:
+			return byContent(file)
 		}
 		if file == "-" {
 			return nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
@@ -217,6 +224,21 @@ func lookupFormat(name, file string) (*formatInfo, error) {
 		}
 	}
 	return nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
+}
+
+// byContent finds the format of a file whose extension several formats
+// read (.prompt: promptfile or Dotprompt) by its content, through the
+// registry's Detect; when the content points both ways it asks for -f.
+func byContent(file string) (*formatInfo, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	f, err := registry.Detect(file, src)
+	if err != nil {
+		return nil, &usageError{err.Error() + ": give -f FORMAT"}
+	}
+	return lookupFormat(f.Name(), "")
 }
 
 func (f *formatInfo) notBuilt() error {

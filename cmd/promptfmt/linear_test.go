@@ -18,7 +18,7 @@ var adversarialUnits = []string{
 	"{", "[", "(", "<", "{{", "{%", "{#", "}}", "<|", "|>", "\"", "'", "\\", "`", "```\n", "~~~\n",
 	"---\n", "# x\n", "### x\n", "- ", "* ", "1. ", "> ", "- x\n  ", "<!--", "-->", "<div>\n",
 	"% x = 1\n", "% x = [", "### @user:\n", "### @user/a:\nx\n", ";user\n", ";;x\n", ";/*\n", ";# c\n", ";meta {a:[",
-	"<|user|>\nx\n", "<|media(a.png)|>", "user:\n", "user[a=\"b\"]:\nx\n", "x: {", "x:\n  ", "- [", "&a [1]\n", "? ",
+	"<|user|>\nx\n", "<|media(a.png)|>", "user:\n", "\\", "\\{{", "{{role \"user\"}}", "{{#if a}}", "{{!--", "{{{", "{{media url=\"x\"}}", "user[a=\"b\"]:\nx\n", "x: {", "x:\n  ", "- [", "&a [1]\n", "? ",
 }
 
 // Every parser reads every repeated unit in time and memory linear in the
@@ -30,6 +30,7 @@ func TestParsersAreLinear(t *testing.T) {
 		"stf":        {"", ";user\n"},
 		"pdl":        {"", "<|user|>\n\n"},
 		"promptfile": {"", "---\nprompt-id: P1\n---\n", "---\nx: "},
+		"dotprompt":  {"---\nmodel: m\n---\n", "---\nmodel: m\n---\n{{role \"user\"}}\n"},
 		"prompty":    {"", "---\nname: x\n---\n", "---\nx: "},
 	}
 	for i := range formats {

@@ -28,12 +28,12 @@ func TestConversionMatrix(t *testing.T) {
 	require.NoError(t, err)
 	seen := map[string]bool{}
 	for _, e := range entries {
-		src, err := lookupFormat("", e.Name())
+		file := filepath.Join(dir, e.Name())
+		src, err := lookupFormat("", file)
 		if err != nil {
 			continue // images, inputs
 		}
 		seen[src.name] = true
-		file := filepath.Join(dir, e.Name())
 		var flags []string
 		if inputs, ok := matrixInputs[e.Name()]; ok {
 			flags = []string{"--context", filepath.Join(dir, inputs)}

@@ -134,6 +134,9 @@ func (c *cli) runPromptfileFix(args []string) int {
 		if err != nil {
 			return c.fail(err)
 		}
+		if !promptfile.Format.Sniff(src) {
+			return c.fail(notPromptFile(name))
+		}
 		in := &input{name: name, src: src}
 		storeDir := *dir
 		if storeDir == "" {
@@ -177,7 +180,22 @@ func (sc storeCache) nextID(dir string) (string, error) {
 	return s.NextID()
 }
 
-func isPromptFile(name string) bool { return strings.EqualFold(filepath.Ext(name), ".prompt") }
+// isPromptFile keeps, in a directory, the .prompt files whose content is
+// a prompt file's: a Dotprompt file beside them is none (an unreadable
+// one is kept, and reported when read).
+func isPromptFile(name string) bool {
+	if !strings.EqualFold(filepath.Ext(name), ".prompt") {
+		return false
+	}
+	src, err := os.ReadFile(name)
+	return err != nil || promptfile.Format.Sniff(src)
+}
+
+// notPromptFile is the refusal of a file named on the command line whose
+// content is not a prompt file's: it is left as it is.
+func notPromptFile(name string) error {
+	return fmt.Errorf("%s: not a PromptCritical prompt file by its content (a Dotprompt key or helper): left untouched", name)
+}
 
 func (c *cli) runPromptfileVerify(args []string) int {
 	fs := c.flags("promptfile verify", "FILE|DIR...", "promptfmt promptfile verify testdata/examples\n\n"+
@@ -199,6 +217,9 @@ func (c *cli) runPromptfileVerify(args []string) int {
 		src, err := c.read(files[i])
 		if err != nil {
 			return c.fail(err)
+		}
+		if !promptfile.Format.Sniff(src) {
+			return c.fail(notPromptFile(files[i]))
 		}
 		if held[i], err = promptfile.VerifyHeld(src); err == nil {
 			return exitOK

@@ -174,3 +174,26 @@ func TestPromptFileNewProcesses(t *testing.T) {
 	_, errOut, status := runCmd(t, "", "promptfile", "verify", dir)
 	assert.Equal(t, 0, status, errOut)
 }
+
+// A Dotprompt file is read as Dotprompt by its content: check reports no
+// PromptCritical key missing, and promptfile fix and verify refuse it,
+// leaving it byte for byte as it was.
+func TestDotpromptFileNotAPromptFile(t *testing.T) {
+	src := "---\nmodel: googleai/gemini-2.0-flash\n---\n{{role \"system\"}}\nBe brief.\n{{role \"user\"}}\nHi {{name}}\n"
+	name := filepath.Join(t.TempDir(), "hi.prompt")
+	require.NoError(t, os.WriteFile(name, []byte(src), 0o644))
+	out, errOut, status := runCmd(t, "", "check", name)
+	assert.Equal(t, exitOK, status, errOut)
+	assert.NotContains(t, out+errOut, "prompt-id")
+	out, errOut, status = runCmd(t, "", "messages", name)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Contains(t, out, `"role": "system"`)
+	for _, cmd := range []string{"fix", "verify"} {
+		_, errOut, status = runCmd(t, "", "promptfile", cmd, name)
+		assert.Equal(t, exitInvalid, status, cmd)
+		assert.Contains(t, errOut, name+": not a PromptCritical prompt file by its content", cmd)
+	}
+	got, err := os.ReadFile(name)
+	require.NoError(t, err)
+	assert.Equal(t, src, string(got), "left untouched")
+}

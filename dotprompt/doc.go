@@ -1,0 +1,104 @@
+// Package dotprompt reads and writes Dotprompt files (.prompt), Google's
+// prompt format used by Firebase Genkit (google/dotprompt): YAML front
+// matter over a Handlebars template.
+//
+//	---
+//	model: googleai/gemini-2.0-flash
+//	config:
+//	  temperature: 0.9
+//	input:
+//	  schema:
+//	    subject: string, what the joke is about
+//	---
+//	{{role "system"}}
+//	You are a comedian.
+//	{{role "user"}}
+//	Tell me a joke about {{subject}}.
+//
+// It is not PromptCritical's prompt file (package promptfile), which
+// shares the extension; the content tells them apart (see Sniff below).
+//
+// # Reading
+//
+// The file is UTF-8; a leading byte order mark is ignored with a warning.
+// Front matter opens with a first line "---" and closes at the next "---"
+// line (blanks after either allowed); it becomes Meta, every key kept,
+// and MetaNode its YAML, so that Write keeps key order, comments and
+// style. The schemas (input.schema, output.schema) are kept as written,
+// Picoschema or JSON Schema. Decision: front matter that is never closed
+// is an error (the runtimes would read the whole file as a template,
+// YAML included). As the runtimes do, the body of a file with front
+// matter is trimmed of white space at both ends; without front matter the
+// whole file is the body, untouched.
+//
+// The body is a template; Parse gives the messages its role markers
+// describe, as Dotprompt's runtimes split a rendered template:
+//
+//   - a top-level {{role "system"}}, {{role "user"}}, {{role "model"}} or
+//     {{role "tool"}} (not inside a block such as {{#if}}) starts a message
+//     of that role ("model" is the model's "assistant") when the current
+//     one holds anything but white space, else it relabels the current
+//     one; text before the first marker is a user message. Decision: a
+//     marker naming another role is an error (Genkit refuses it).
+//   - a top-level {{media url="U" contentType="T"}} whose arguments are
+//     string literals is a media part: its Value the url, MediaType the
+//     content type, its kind image or audio by the type's prefix, else
+//     file. A media tag whose url is an expression is template text.
+//   - text between markers is one text part, kept verbatim as template
+//     source (expressions, blocks, comments, {{history}}, {{section}},
+//     partials and escapes such as "\{{" as written): the line break after
+//     a marker written on a line of its own is the text's, as it is in
+//     what the runtimes render. Text of white space only between markers
+//     is dropped, as the runtimes drop it; a message with nothing else is
+//     no message. Decision: {{history}} and {{section "x"}} stay text in
+//     the message they are in: they are placed when rendered.
+//
+// Tags are read as Handlebars' lexer reads them: "\{{" is a literal "{{"
+// and "\\{{" a backslash before a tag; comments and string arguments are
+// read whole. A tag never closed, "}}}" closing a "{{" tag, a {{/x}}
+// that closes no block and a block never closed are errors at their
+// position.
+//
+// # Writing
+//
+// Write writes the front matter from Meta (MetaNode when it still holds
+// Meta), then each message after its role marker. Decision: the first
+// user message has no marker when the front matter alone makes the file
+// Dotprompt's (a model or config key...) and its text starts with no
+// white space (which the body's trimming would take); otherwise every
+// message has one, so that the file reads as Dotprompt's by its content.
+// A file with front matter ends with a line break (trimmed when read).
+//
+// Decision (as package prompty does): the texts Parse read (Document.
+// Layout keeps them) are template source and are written as they are, so
+// that fmt keeps a template; any other text is what a model is to
+// receive. Decision, for now: such text holding "{{" is refused. Written
+// "\{{" Handlebars would print it, but Parse gives the escaped source, so
+// the document would read back changed until this package renders files
+// (issue 20's next step); then it is escaped.
+//
+// What Dotprompt cannot hold is an UnsupportedError, and nothing is
+// written: a role other than user, assistant, system and tool; a name;
+// message metadata; a disabled message; tool calls and results; a message
+// of white space only, and a text part of white space only beside media
+// (the runtimes drop them); text parts side by side; white space at the
+// end of the last text of a file with front matter; a media part holding
+// data rather than a URL, with a detail, id or filename, a quote or white
+// space in its url, or a content type of another kind; text that no
+// escape can hold (a backslash before "{{", or at the end of text followed
+// by a tag, "{" before a tag, "}" after one); comments of another format;
+// front matter Encode refuses, and a PromptCritical key (prompt-id,
+// created-at, sha1-hash, id: P<n>), which would make the file a promptfile.
+//
+// # Telling Dotprompt from a prompt file
+//
+// Sniff and promptfile's Sniff share one rule (internal/promptkind), so
+// that a file one takes the other refuses: a PromptCritical key in the
+// front matter means promptfile; else a Dotprompt key (model, config,
+// input, output, tools, name, variant, a dotted extension key...) or
+// helper in the body (role, history, media, section, a partial) means
+// Dotprompt. Both (a PromptCritical key with a key or helper only
+// Dotprompt uses) is neither's: formats.Detect asks for -f. Decision: a
+// file with neither (a bare body, or empty front matter) stays a promptfile,
+// as every .prompt was read before this package; -f dotprompt reads it.
+package dotprompt

@@ -1,0 +1,195 @@
+package dotprompt_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+	. "github.com/promptfmt/promptfmt/dotprompt"
+	"github.com/promptfmt/promptfmt/formats"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type msg struct {
+	role  string
+	parts []promptfmt.ContentPart
+}
+
+func text(s string) promptfmt.ContentPart { return promptfmt.Text(s) }
+
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      []msg
+	}{
+		{"bare body kept whole", "Tell me a joke about {{subject}}.\n", []msg{{"user", []promptfmt.ContentPart{text("Tell me a joke about {{subject}}.\n")}}}},
+		{"front matter trims the body", "---\nmodel: m\n---\n\n  Hello\n\n", []msg{{"user", []promptfmt.ContentPart{text("Hello")}}}},
+		{"roles", "---\nmodel: m\n---\n{{role \"system\"}}\nBe brief.\n{{role \"user\"}}\nHi {{name}}\n{{role 'model'}}Hello", []msg{
+			{"system", []promptfmt.ContentPart{text("\nBe brief.\n")}},
+			{"user", []promptfmt.ContentPart{text("\nHi {{name}}\n")}},
+			{"assistant", []promptfmt.ContentPart{text("Hello")}},
+		}},
+		{"text before the first marker is user", "Hi\n{{role \"model\"}}Yo", []msg{{"user", []promptfmt.ContentPart{text("Hi\n")}}, {"assistant", []promptfmt.ContentPart{text("Yo")}}}},
+		{"an empty marker relabels", "{{role \"system\"}}\n  \n{{ role \"user\" }}Hi", []msg{{"user", []promptfmt.ContentPart{text("Hi")}}}},
+		{"whitespace control marker", "{{~role \"tool\"~}}done", []msg{{"tool", []promptfmt.ContentPart{text("done")}}}},
+		{"a marker inside a block is text", "{{#if x}}{{role \"system\"}}{{/if}}Hi", []msg{{"user", []promptfmt.ContentPart{text("{{#if x}}{{role \"system\"}}{{/if}}Hi")}}}},
+		{"escaped marker is text", "a \\{{role \"system\"}} b", []msg{{"user", []promptfmt.ContentPart{text("a \\{{role \"system\"}} b")}}}},
+		{"double backslash is a tag", "a \\\\{{role \"system\"}}b", []msg{{"user", []promptfmt.ContentPart{text("a \\\\")}}, {"system", []promptfmt.ContentPart{text("b")}}}},
+		{"comment holding a marker", "{{!-- {{role \"system\"}} --}}Hi", []msg{{"user", []promptfmt.ContentPart{text("{{!-- {{role \"system\"}} --}}Hi")}}}},
+		{"media", "Look: {{media url=\"https://x/a.png\" contentType=\"image/png\"}} \n{{media url='gs://b/c.mp3' contentType='audio/mpeg'}}{{media url=\"https://x/d\"}}", []msg{{"user", []promptfmt.ContentPart{
+			text("Look: "),
+			{Kind: promptfmt.KindImage, Value: "https://x/a.png", MediaType: "image/png"},
+			{Kind: promptfmt.KindAudio, Value: "gs://b/c.mp3", MediaType: "audio/mpeg"},
+			{Kind: promptfmt.KindFile, Value: "https://x/d"},
+		}}}},
+		{"media from a variable is text", "{{media url=photo}}", []msg{{"user", []promptfmt.ContentPart{text("{{media url=photo}}")}}}},
+		{"history and section stay text", "{{role \"system\"}}S{{history}}{{section \"q\"}}", []msg{{"system", []promptfmt.ContentPart{text("S{{history}}{{section \"q\"}}")}}}},
+		{"string argument holding }}", "{{json \"}}\"}}{{role \"model\"}}x", []msg{{"user", []promptfmt.ContentPart{text("{{json \"}}\"}}")}}, {"assistant", []promptfmt.ContentPart{text("x")}}}},
+		{"front matter only", "---\nmodel: m\n---\n", nil},
+		{"empty", "", nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, err := Parse([]byte(c.src))
+			require.NoError(t, err)
+			var got []msg
+			for _, m := range doc.Messages {
+				got = append(got, msg{m.Role, m.Content})
+			}
+			assert.Equal(t, c.want, got)
+		})
+	}
+}
+
+func TestParseMeta(t *testing.T) {
+	src := "---\n# the model\nmodel: googleai/gemini-2.0-flash\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    name: string, the name\nmyext.flag: true\n---\nHi\n"
+	doc, err := Parse([]byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"model": "googleai/gemini-2.0-flash", "config": map[string]any{"temperature": 0.5},
+		"input": map[string]any{"schema": map[string]any{"name": "string, the name"}}, "myext.flag": true}, doc.Meta)
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, src, out.String(), "fmt keeps the front matter as written")
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, msg string }{
+		{"---\nmodel: m\nHi\n", "1:1: front matter opened here is never closed"},
+		{"Hi {{name\n", "1:4: tag \"{{name\" is never closed with }}"},
+		{"Hi {{!-- x }}", "1:4: tag \"{{!-- x }}\" is never closed with --}}"},
+		{"a\n{{#if x}}b", "2:1: block {{#if x}} is never closed"},
+		{"a{{/if}}", "1:2: {{/if}} closes no block"},
+		{"{{role \"assistant\"}}x", "1:1: unknown role \"assistant\""},
+		{"{{role \"user\"}}}x", "1:14: tag \"{{role \"user\"}}}x\" is closed with }}}"},
+		{"---\n[1]\n---\n", "2:1: front matter: want a mapping"},
+	} {
+		_, err := Parse([]byte(c.src), promptfmt.File("f.prompt"))
+		var pe *promptfmt.ParseError
+		require.ErrorAs(t, err, &pe, c.src)
+		assert.Contains(t, err.Error(), "f.prompt:"+strings.SplitN(c.msg, ":", 3)[0], c.src)
+		assert.Contains(t, err.Error(), c.msg, c.src)
+	}
+	doc, err := Parse([]byte("\uFEFFHi"))
+	require.NoError(t, err)
+	require.Len(t, doc.Warnings, 1)
+	_, err = Parse(nil, promptfmt.NewOption("stf", "stf.DefaultRole", func(any) {}))
+	require.ErrorContains(t, err, "stf.DefaultRole is an option of stf, not of dotprompt")
+}
+
+// Round trip of documents Dotprompt can hold: Write then Parse gives the
+// document back, and writing it again the same bytes.
+func TestRoundTrip(t *testing.T) {
+	m := promptfmt.NewMessage
+	for _, doc := range []*promptfmt.Document{
+		{Messages: []promptfmt.Message{m("user", "Hi {not a tag}")}},
+		{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "Hi"), m("assistant", "\nHello\n"), m("user", "  again")}},
+		{Meta: map[string]any{"title": "t"}, Messages: []promptfmt.Message{m("user", "needs a marker")}},
+		{Messages: []promptfmt.Message{m("system", "a { b } }} c"), m("tool", "r\r\ns\n")}},
+		{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{text("See "),
+			{Kind: promptfmt.KindImage, Value: "https://x/a.png", MediaType: "image/png"}, text(" and "),
+			{Kind: promptfmt.KindFile, Value: "gs://b/c.pdf", MediaType: "application/pdf"}}}}},
+		{},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, Write(&out, doc))
+		back, err := Parse(out.Bytes())
+		require.NoError(t, err, out.String())
+		for i := range doc.Messages {
+			require.Less(t, i, len(back.Messages), out.String())
+			assert.Equal(t, doc.Messages[i].Content, back.Messages[i].Content, out.String())
+		}
+		assert.True(t, promptfmt.Equal(doc, back), "%q", out.String())
+		var again bytes.Buffer
+		require.NoError(t, Write(&again, back))
+		assert.Equal(t, out.String(), again.String())
+	}
+}
+
+func TestWriteRefuses(t *testing.T) {
+	m := promptfmt.NewMessage
+	named := m("user", "x")
+	named.Name = "Ann"
+	tool := promptfmt.Message{Role: "assistant", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindToolCall, Value: "{}", ToolName: "f", ID: "1"}}}
+	for _, c := range []struct {
+		doc   *promptfmt.Document
+		thing promptfmt.Thing
+		what  string
+	}{
+		{&promptfmt.Document{Messages: []promptfmt.Message{named}}, promptfmt.ThingName, "the name"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{tool}}, promptfmt.ThingPart, "tool_call part"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("narrator", "x")}}, promptfmt.ThingRole, "the role"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", " \n")}}, promptfmt.ThingMessages, "white space"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", `a {{b}}`)}}, promptfmt.ThingText, "not this file's template"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", `a\`), m("user", "b")}}, promptfmt.ThingText, "backslash at the end"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a{"), m("user", "b")}}, promptfmt.ThingText, `"{" at the end`},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a"), m("user", "}b")}}, promptfmt.ThingText, `"}" at the start`},
+		{&promptfmt.Document{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "a\n")}}, promptfmt.ThingText, "end of the file"},
+		{&promptfmt.Document{Meta: map[string]any{"prompt-id": "P1"}}, promptfmt.ThingMeta, "PromptCritical"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "aGk=", MediaType: "image/png"}}}}}, promptfmt.ThingPart, "data, not a URL"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a", MediaType: "audio/x"}}}}}, promptfmt.ThingPart, "read it as a audio"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a", MediaType: "image/png", Detail: "low"}}}}}, promptfmt.ThingPart, "detail"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{text("a"), text("b")}}}}, promptfmt.ThingText, "side by side"},
+	} {
+		var out bytes.Buffer
+		err := Write(&out, c.doc)
+		require.Error(t, err, c.what)
+		assert.Empty(t, out.String())
+		var ue *promptfmt.UnsupportedError
+		require.True(t, errors.As(err, &ue), c.what)
+		assert.Equal(t, c.thing, ue.Thing, err.Error())
+		assert.Contains(t, err.Error(), c.what)
+	}
+}
+
+// A Dotprompt file and a prompt file, both .prompt: each format's Sniff
+// takes its own and refuses the other's, and Detect tells them apart.
+func TestSniffDetect(t *testing.T) {
+	dp, err := os.ReadFile("../testdata/examples/joke.prompt")
+	require.NoError(t, err)
+	pf, err := os.ReadFile("../testdata/examples/discard-html.prompt")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		src  []byte
+		want string
+	}{
+		{dp, "dotprompt"},
+		{pf, "promptfile"},
+		{[]byte("{{role \"system\"}}Be brief."), "dotprompt"},
+		{[]byte("Just a body."), "promptfile"},
+		{[]byte("---\nmodel: gpt-4\nprompt-id: P3\n---\nHi"), "promptfile"},
+	} {
+		f, err := formats.Detect("x.prompt", c.src)
+		require.NoError(t, err, string(c.src))
+		assert.Equal(t, c.want, f.Name(), string(c.src))
+		assert.Equal(t, c.want == "dotprompt", Format.Sniff(c.src))
+	}
+	_, err = formats.Detect("x.prompt", []byte("---\nprompt-id: P3\nconfig: {}\n---\nHi"))
+	assert.ErrorContains(t, err, "cannot tell whether x.prompt is promptfile or dotprompt")
+	// What Write makes is Dotprompt's by its content.
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Hi")}}))
+	assert.True(t, Format.Sniff(out.Bytes()), out.String())
+}
