@@ -8,7 +8,7 @@ import (
 )
 
 // Format is Dotprompt as a promptfmt.Format, for package formats.
-var Format promptfmt.Format = dotpromptFormat{}
+var Format promptfmt.TemplateFormat = dotpromptFormat{}
 
 type dotpromptFormat struct{}
 
@@ -26,4 +26,17 @@ func (dotpromptFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.D
 
 func (dotpromptFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	return Write(w, doc, opts...)
+}
+
+// IsTemplate: a Dotprompt file is always a template, but Parse keeps its
+// source (see Write), so writing it back loses nothing.
+func (dotpromptFormat) IsTemplate(src []byte) bool { return false }
+
+// Load is the package's Load.
+func (dotpromptFormat) Load(src []byte, opts ...promptfmt.Option) (promptfmt.Template, error) {
+	t, err := Load(src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
 }

@@ -1,0 +1,202 @@
+package dotprompt
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	dp "github.com/google/dotprompt/go/dotprompt"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+)
+
+// Template is a loaded Dotprompt file, rendered by Dotprompt's own Go
+// runtime (see the package doc, Rendering).
+type Template struct {
+	src    []byte // without its byte order mark
+	doc    *promptfmt.Document
+	inputs []string
+	limits promptfmt.TemplateLimits
+
+	mu sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
+	fn dp.PromptFunction
+}
+
+// Load reads a Dotprompt file as a template: its syntax is checked as
+// Parse checks it (positioned errors), then Dotprompt's runtime compiles
+// it. The source is bounded by the Limits option's MaxSource before
+// anything reads it.
+func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
+	var s promptfmt.Settings
+	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
+		return nil, err
+	}
+	l := s.Limits.Effective()
+	if l.MaxSource > 0 && len(src) > l.MaxSource {
+		return nil, fmt.Errorf("dotprompt: the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource)
+	}
+	doc, err := s.Finish(parse(src))
+	if err != nil {
+		return nil, err
+	}
+	body := src[lines.SkipBOM(src):]
+	fn, err := compile(string(body))
+	if err != nil {
+		return nil, fmt.Errorf("dotprompt: %w", err)
+	}
+	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn}, nil
+}
+
+// compile is the runtime's Compile; the Handlebars engine reports some
+// errors by panicking, which become errors here.
+func compile(src string) (fn dp.PromptFunction, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return dp.NewDotprompt(nil).Compile(src, nil)
+}
+
+// Inputs are the names input.schema declares (a Picoschema key without its
+// "?" and "(…)"; a JSON Schema's properties), else input.default's keys,
+// in the file's order.
+func (t *Template) Inputs() []string { return t.inputs }
+
+// Render renders the template with inputs (Dotprompt's data.input, over the
+// file's input.default) and returns the messages a model receives, under
+// the file's front matter. A canceled ctx is checked before and after the
+// rendering (the engine itself cannot be stopped midway).
+func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	var s promptfmt.Settings
+	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
+		return nil, err
+	}
+	l := t.limits
+	if s.Limits != (promptfmt.TemplateLimits{}) {
+		l = s.Limits.Effective()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("dotprompt: rendering stopped: %w", err)
+	}
+	out, err := t.exec(&dp.DataArgument{Input: inputs})
+	if err != nil {
+		return nil, fmt.Errorf("dotprompt: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("dotprompt: rendering stopped: %w", err)
+	}
+	msgs, size, warnings := convert(out.Messages)
+	if l.MaxOutput > 0 && size > l.MaxOutput {
+		return nil, fmt.Errorf("dotprompt: the rendered text is %d bytes, more than the limit MaxOutput (%d)", size, l.MaxOutput)
+	}
+	for i := range warnings {
+		warnings[i].File = s.File
+		if s.OnWarning != nil {
+			s.OnWarning(warnings[i])
+		}
+	}
+	return &promptfmt.Document{Meta: t.doc.Meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+}
+
+func (t *Template) exec(data *dp.DataArgument) (out dp.RenderedPrompt, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return t.fn(data, nil)
+}
+
+// convert turns the runtime's messages into this package's model: "model"
+// is "assistant"; media parts take their kind from the content type. It
+// returns the bytes of text and URLs, for MaxOutput, and warnings for what
+// the model has no place for (a section's pending part).
+func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
+	var (
+		msgs     []promptfmt.Message
+		size     int
+		warnings []promptfmt.Warning
+	)
+	for _, m := range in {
+		role := string(m.Role)
+		if role == "model" {
+			role = "assistant"
+		}
+		msg := promptfmt.Message{Role: role}
+		if len(m.Metadata) > 0 {
+			msg.Metadata = map[string]any(m.Metadata)
+		}
+		for _, p := range m.Content {
+			switch p := p.(type) {
+			case *dp.TextPart:
+				size += len(p.Text)
+				msg.Content = append(msg.Content, promptfmt.Text(p.Text))
+			case *dp.MediaPart:
+				size += len(p.Media.URL)
+				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
+			default:
+				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("a %s message's part %v has no place in a message (a {{section}} marker?): left out", role, p.GetMetadata())})
+			}
+		}
+		msgs = append(msgs, msg)
+	}
+	return msgs, size, warnings
+}
+
+// declaredInputs reads the input names from the front matter's node.
+func declaredInputs(node any) []string {
+	root, _ := node.(*yaml.Node)
+	input := mapValue(root, "input")
+	if schema := mapValue(input, "schema"); schema != nil && schema.Kind == yaml.MappingNode {
+		if props := mapValue(schema, "properties"); props != nil && props.Kind == yaml.MappingNode {
+			return keys(props, func(k string) string { return k }) // JSON Schema
+		}
+		return keys(schema, picoName)
+	}
+	if def := mapValue(input, "default"); def != nil && def.Kind == yaml.MappingNode {
+		return keys(def, func(k string) string { return k })
+	}
+	return nil
+}
+
+// picoName is a Picoschema key's field name: "style?(enum, how)" is style;
+// the wildcard "(*)" is none.
+func picoName(k string) string {
+	if i := strings.IndexByte(k, '('); i >= 0 {
+		k = k[:i]
+	}
+	return strings.TrimSuffix(strings.TrimSpace(k), "?")
+}
+
+func keys(m *yaml.Node, name func(string) string) []string {
+	var out []string
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if n := name(m.Content[i].Value); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// mapValue is the value of key in mapping node m (a document node is
+// looked through), or nil.
+func mapValue(m *yaml.Node, key string) *yaml.Node {
+	if m != nil && m.Kind == yaml.DocumentNode && len(m.Content) == 1 {
+		m = m.Content[0]
+	}
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
