@@ -71,8 +71,11 @@ func (t *Template) Inputs() []string { return t.inputs }
 // the file's front matter. A canceled ctx is checked before and after the
 // rendering (the engine itself cannot be stopped midway).
 func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...promptfmt.Option) (*promptfmt.Document, error) {
-	var s promptfmt.Settings
-	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
+	var (
+		s promptfmt.Settings
+		o renderOptions
+	)
+	if err := promptfmt.ApplyOptions(format, &s, &o, opts); err != nil {
 		return nil, err
 	}
 	l := t.limits
@@ -82,7 +85,11 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("dotprompt: rendering stopped: %w", err)
 	}
-	out, err := t.exec(&dp.DataArgument{Input: inputs})
+	history, err := toRuntime(o.history)
+	if err != nil {
+		return nil, err
+	}
+	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history})
 	if err != nil {
 		return nil, fmt.Errorf("dotprompt: %w", err)
 	}
@@ -100,6 +107,46 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		}
 	}
 	return &promptfmt.Document{Meta: t.doc.Meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+}
+
+// renderOptions are the options of Render this package makes.
+type renderOptions struct {
+	history []promptfmt.Message
+}
+
+// History gives Render the conversation's earlier messages (Dotprompt's
+// data.messages): placed at {{history}}, each with metadata purpose
+// "history", else before the last user message, as the runtime does.
+func History(msgs []promptfmt.Message) promptfmt.Option {
+	return promptfmt.NewOption(format, "dotprompt.History", func(t any) { t.(*renderOptions).history = msgs })
+}
+
+// toRuntime turns history messages into the runtime's: text and media
+// parts only; "assistant" is "model".
+func toRuntime(msgs []promptfmt.Message) ([]dp.Message, error) {
+	var out []dp.Message
+	for _, m := range msgs {
+		role := m.Role
+		if role == "assistant" {
+			role = "model"
+		}
+		rm := dp.Message{Role: dp.Role(role)}
+		if len(m.Metadata) > 0 {
+			rm.Metadata = dp.Metadata(m.Metadata)
+		}
+		for _, p := range m.Content {
+			switch p.Kind {
+			case promptfmt.KindText:
+				rm.Content = append(rm.Content, &dp.TextPart{Text: p.Value})
+			case promptfmt.KindImage, promptfmt.KindAudio, promptfmt.KindFile:
+				rm.Content = append(rm.Content, &dp.MediaPart{Media: dp.Media{URL: p.Value, ContentType: p.MediaType}})
+			default:
+				return nil, fmt.Errorf("dotprompt: a history message's %s part: Dotprompt's history holds text and media only", p.Kind)
+			}
+		}
+		out = append(out, rm)
+	}
+	return out, nil
 }
 
 func (t *Template) exec(data *dp.DataArgument) (out dp.RenderedPrompt, err error) {

@@ -1,0 +1,116 @@
+package dotprompt
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// specSuite is one template of Dotprompt's spec suite and its tests.
+type specSuite struct {
+	Name     string         `yaml:"name"`
+	Template string         `yaml:"template"`
+	Data     map[string]any `yaml:"data"`
+	Tests    []struct {
+		Desc   string         `yaml:"desc"`
+		Data   map[string]any `yaml:"data"`
+		Expect struct {
+			Messages []map[string]any `yaml:"messages"`
+		} `yaml:"expect"`
+	} `yaml:"tests"`
+}
+
+// TestSpecSuite renders every test of the spec files kept in testdata/spec
+// (Dotprompt's own) and compares the messages with the spec's.
+func TestSpecSuite(t *testing.T) {
+	files, err := filepath.Glob("testdata/spec/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatal("no spec files", err)
+	}
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var suites []specSuite
+		if err := yaml.Unmarshal(src, &suites); err != nil {
+			t.Fatal(f, err)
+		}
+		for _, s := range suites {
+			for _, tc := range s.Tests {
+				n++
+				t.Run(filepath.Base(f)+"/"+s.Name+"/"+tc.Desc, func(t *testing.T) {
+					input := map[string]any{}
+					var history []promptfmt.Message
+					for _, d := range []map[string]any{s.Data, tc.Data} {
+						for k, v := range d {
+							switch k {
+							case "input":
+								for ik, iv := range v.(map[string]any) {
+									input[ik] = iv
+								}
+							case "messages":
+								for _, m := range v.([]any) {
+									history = append(history, specMessage(t, m.(map[string]any)))
+								}
+							default:
+								t.Fatalf("data.%s is not rendered by this test", k)
+							}
+						}
+					}
+					tpl, err := Load([]byte(s.Template))
+					if err != nil {
+						t.Fatal(err)
+					}
+					doc, err := tpl.Render(context.Background(), input, History(history))
+					if err != nil {
+						t.Fatal(err)
+					}
+					var want []promptfmt.Message
+					for _, m := range tc.Expect.Messages {
+						want = append(want, specMessage(t, m))
+					}
+					if !promptfmt.EqualMessages(doc.Messages, want) {
+						t.Errorf("got  %#v\nwant %#v", doc.Messages, want)
+					}
+				})
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d spec tests ran", n)
+	}
+}
+
+// specMessage is a message as the spec writes it, in this package's model.
+func specMessage(t *testing.T, m map[string]any) promptfmt.Message {
+	t.Helper()
+	role := m["role"].(string)
+	if role == "model" {
+		role = "assistant"
+	}
+	msg := promptfmt.Message{Role: role}
+	if md, ok := m["metadata"].(map[string]any); ok {
+		msg.Metadata = md
+	}
+	for _, c := range m["content"].([]any) {
+		p := c.(map[string]any)
+		switch {
+		case p["text"] != nil:
+			msg.Content = append(msg.Content, promptfmt.Text(p["text"].(string)))
+		case p["media"] != nil:
+			md := p["media"].(map[string]any)
+			ct, _ := md["contentType"].(string)
+			msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: md["url"].(string), MediaType: ct})
+		default:
+			t.Fatalf("part %v is not compared by this test", p)
+		}
+	}
+	return msg
+}
