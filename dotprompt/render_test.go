@@ -1,0 +1,91 @@
+package dotprompt
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+func TestInputs(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want []string
+	}{
+		{"---\ninput:\n  schema:\n    subject: string, what\n    style?(enum, how): [a, b]\n    tags(array): string\n    (*): any\n  default:\n    other: 1\n---\nx", []string{"subject", "style", "tags"}},
+		{"---\ninput:\n  schema:\n    type: object\n    properties:\n      b: {type: string}\n      a: {type: string}\n---\nx", []string{"b", "a"}},
+		{"---\ninput:\n  default:\n    z: 1\n    y: 2\n---\nx", []string{"z", "y"}},
+		{"no front matter", nil},
+	} {
+		tpl, err := Load([]byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tpl.Inputs(); !slices.Equal(got, c.want) {
+			t.Errorf("%q: Inputs %q, want %q", c.src, got, c.want)
+		}
+	}
+}
+
+// Defaults sit under the inputs given; nothing is HTML-escaped.
+func TestRenderDefaultsAndNoEscape(t *testing.T) {
+	tpl, err := Load([]byte("---\ninput:\n  default:\n    a: A\n    b: B\n---\n{{role \"model\"}}{{a}} {{b}} <&>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tpl.Render(context.Background(), map[string]any{"b": "<b>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []promptfmt.Message{{Role: "assistant", Content: []promptfmt.ContentPart{promptfmt.Text("A <b> <&>")}}}
+	if !promptfmt.EqualMessages(doc.Messages, want) {
+		t.Errorf("got %#v", doc.Messages)
+	}
+	if doc.Meta["input"] == nil {
+		t.Error("front matter lost")
+	}
+}
+
+func TestRenderLimits(t *testing.T) {
+	src := []byte("{{#each items}}{{this}}{{/each}}")
+	if _, err := Load(src, promptfmt.Limits(promptfmt.TemplateLimits{MaxSource: 10})); err == nil || !strings.Contains(err.Error(), "MaxSource") {
+		t.Errorf("MaxSource: %v", err)
+	}
+	tpl, err := Load(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]any, 100)
+	for i := range items {
+		items[i] = "0123456789"
+	}
+	if _, err := tpl.Render(context.Background(), map[string]any{"items": items}, promptfmt.Limits(promptfmt.TemplateLimits{MaxOutput: 999})); err == nil || !strings.Contains(err.Error(), "MaxOutput") {
+		t.Errorf("MaxOutput: %v", err)
+	}
+	if _, err := tpl.Render(context.Background(), map[string]any{"items": items}, promptfmt.Limits(promptfmt.TemplateLimits{MaxOutput: 1000})); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tpl.Render(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled ctx: %v", err)
+	}
+}
+
+func TestRenderSectionWarns(t *testing.T) {
+	tpl, err := Load([]byte("a{{section \"s\"}}b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []promptfmt.Warning
+	doc, err := tpl.Render(context.Background(), nil, promptfmt.OnWarning(func(w promptfmt.Warning) { warned = append(warned, w) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || len(doc.Warnings) != 1 {
+		t.Errorf("warnings %v", warned)
+	}
+}
