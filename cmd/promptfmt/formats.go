@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/dotprompt"
 	registry "github.com/promptfmt/promptfmt/formats"
 	"github.com/promptfmt/promptfmt/internal/confined"
 	"github.com/promptfmt/promptfmt/pdl"
@@ -153,6 +155,47 @@ func (t *pdlTemplate) Describe() map[string]any {
 
 func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 
+// dotpromptTemplate is a loaded Dotprompt file; the inputs are its
+// data.input.
+type dotpromptTemplate struct{ t *dotprompt.Template }
+
+func loadDotprompt(src []byte, _ string) (template, error) {
+	t, err := dotprompt.Load(src)
+	if err != nil {
+		return nil, err
+	}
+	return dotpromptTemplate{t}, nil
+}
+
+// Render is the rendered messages' text, one after the other.
+func (t dotpromptTemplate) Render(inputs map[string]any) (string, error) {
+	doc, err := t.Document(inputs)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, m := range doc.Messages {
+		b.WriteString(m.Text())
+	}
+	return b.String(), nil
+}
+
+func (t dotpromptTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
+	doc, err := t.Document(inputs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc.Messages, doc.Warnings, nil
+}
+
+func (t dotpromptTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
+	return t.t.Render(context.Background(), inputs)
+}
+
+func (t dotpromptTemplate) Describe() map[string]any { return map[string]any{"inputs": t.t.Inputs()} }
+
+func (t dotpromptTemplate) Warnings() []promptfmt.Warning { return nil }
+
 // formats is package formats' registry, with what the command adds for
 // template formats (loading with inputs, reading beside a file).
 var formats = commandFormats()
@@ -164,7 +207,8 @@ func commandFormats() []formatInfo {
 			load:       loadPDL,
 			isTemplate: pdl.IsTemplate,
 		},
-		"prompty": {load: loadPrompty},
+		"prompty":   {load: loadPrompty},
+		"dotprompt": {load: loadDotprompt},
 	}
 	var out []formatInfo
 	for _, f := range registry.All() {
