@@ -1,0 +1,22 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// A Dotprompt file renders with --inputs: the inputs over input.default,
+// roles split, nothing HTML-escaped.
+func TestMessagesDotprompt(t *testing.T) {
+	inputs := writeFile(t, "data.json", `{"subject": "dogs <&>"}`)
+	file := writeFile(t, "joke.prompt", "---\nmodel: m\ninput:\n  default:\n    subject: cats\n    style: pun\n---\n{{role \"system\"}}\nA {{style}}.\n{{role \"user\"}}\nJoke about {{subject}}.")
+	out, errOut, status := runCmd(t, "", "messages", "--inputs", inputs, file)
+	if status != 0 {
+		t.Fatalf("status %d: %s", status, errOut)
+	}
+	for _, want := range []string{`"role": "system"`, `"value": "\nA pun.\n"`, `"role": "user"`, `"value": "\nJoke about dogs <&>."`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %s in\n%s", want, out)
+		}
+	}
+}
