@@ -90,6 +90,25 @@
 // front matter Encode refuses, and a PromptCritical key (prompt-id,
 // created-at, sha1-hash, id: P<n>), which would make the file a promptfile.
 //
+// # Rendering
+//
+// Load reads a file as a template and Template.Render renders it with
+// inputs into the messages a model receives, by Dotprompt's own Go runtime
+// (github.com/google/dotprompt/go, on its Handlebars fork
+// mbleigh/raymond): no HTML escaping, input.default merged under the
+// inputs, role, history, media and section markers split as the runtime
+// splits them ("model" is "assistant"), the History option as data.messages.
+// Decision: a {{section}} marker's part (metadata only) has no place in
+// this package's model: it is left out with a warning. Inputs are the
+// names input.schema declares (Picoschema keys without "?" and "(…)",
+// or a JSON Schema's properties), else input.default's keys.
+//
+// Bounded: the source (Limits' MaxSource, before parsing), the rendered
+// text and media URLs (MaxOutput, after rendering), and a canceled
+// context (checked before and after). Not bounded: the rendering's work
+// and memory while it runs (raymond has no step budget, depth limit or
+// cancellation); MaxSteps, MaxDepth and MaxBytes do not apply.
+//
 // # Telling Dotprompt from a prompt file
 //
 // Sniff and promptfile's Sniff share one rule (internal/promptkind), so
