@@ -36,7 +36,7 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	}
 	l := s.Limits.Effective()
 	if l.MaxSource > 0 && len(src) > l.MaxSource {
-		return nil, fmt.Errorf("dotprompt: the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource)
+		return nil, finish(&s, renderError(fmt.Sprintf("the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource), nil))
 	}
 	doc, err := s.Finish(parse(src))
 	if err != nil {
@@ -45,7 +45,7 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	body := src[lines.SkipBOM(src):]
 	fn, err := compile(string(body))
 	if err != nil {
-		return nil, fmt.Errorf("dotprompt: %w", err)
+		return nil, finish(&s, renderError(err.Error(), err))
 	}
 	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn}, nil
 }
@@ -83,7 +83,7 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		l = s.Limits.Effective()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("dotprompt: rendering stopped: %w", err)
+		return nil, finish(&s, renderError("the rendering was canceled", err))
 	}
 	history, err := toRuntime(o.history)
 	if err != nil {
@@ -91,14 +91,14 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 	}
 	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history})
 	if err != nil {
-		return nil, fmt.Errorf("dotprompt: %w", err)
+		return nil, finish(&s, renderError(err.Error(), err))
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("dotprompt: rendering stopped: %w", err)
+		return nil, finish(&s, renderError("the rendering was canceled", err))
 	}
 	msgs, size, warnings := convert(out.Messages)
 	if l.MaxOutput > 0 && size > l.MaxOutput {
-		return nil, fmt.Errorf("dotprompt: the rendered text is %d bytes, more than the limit MaxOutput (%d)", size, l.MaxOutput)
+		return nil, finish(&s, renderError(fmt.Sprintf("the rendered text is %d bytes, more than the limit MaxOutput (%d)", size, l.MaxOutput), nil))
 	}
 	for i := range warnings {
 		warnings[i].File = s.File
@@ -107,6 +107,19 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		}
 	}
 	return &promptfmt.Document{Meta: t.doc.Meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+}
+
+// renderError is an error of the template as a whole (the runtime gives
+// no positions): at its start, as every template format's errors are
+// ParseErrors.
+func renderError(msg string, err error) *promptfmt.ParseError {
+	return &promptfmt.ParseError{Format: format, Line: 1, Col: 1, Msg: msg, Err: err}
+}
+
+// finish puts the File option's name on err.
+func finish(s *promptfmt.Settings, err *promptfmt.ParseError) error {
+	_, e := s.Finish(nil, err)
+	return e
 }
 
 // renderOptions are the options of Render this package makes.

@@ -54,7 +54,7 @@ func ExampleAll() {
 	// pdl [.pdl] true
 	// promptfile [.prompt] false
 	// prompty [.prompty] true
-	// dotprompt [.prompt] false
+	// dotprompt [.prompt] true
 }
 
 // A template format (Prompty, PDL) loads a file and renders it with inputs

@@ -22,7 +22,7 @@ func TestTemplates(t *testing.T) {
 			templates = append(templates, tf)
 		}
 	}
-	require.Len(t, templates, 2, "pdl and prompty")
+	require.Len(t, templates, 3, "pdl, prompty and dotprompt")
 
 	for _, tc := range []struct {
 		format, file, inputs string
@@ -30,6 +30,7 @@ func TestTemplates(t *testing.T) {
 	}{
 		{"pdl", "../testdata/examples/pick.pdl", "../testdata/examples/pick.json", nil},
 		{"prompty", "../testdata/examples/chat.prompty", "../testdata/examples/inputs.json", []string{"customer", "order", "history", "question"}},
+		{"dotprompt", "../testdata/examples/joke.prompt", "../testdata/examples/inputs.json", []string{"subject", "style"}},
 	} {
 		f, err := formats.ByName(tc.format)
 		require.NoError(t, err)
@@ -49,6 +50,8 @@ func TestTemplates(t *testing.T) {
 	loops := map[string]string{
 		"pdl":     "<|user|>\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x\n",
 		"prompty": "---\nname: x\n---\nuser:\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}x\n",
+		// raymond cannot be stopped midway: the context is checked before.
+		"dotprompt": "{{#each a}}{{#each b}}{{/each}}{{/each}}x",
 	}
 	for name, src := range loops {
 		f, _ := formats.ByName(name)
