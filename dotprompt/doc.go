@@ -97,7 +97,10 @@
 // (github.com/google/dotprompt/go, on its Handlebars fork
 // mbleigh/raymond): no HTML escaping, input.default merged under the
 // inputs, role, history, media and section markers split as the runtime
-// splits them ("model" is "assistant"), the History option as data.messages.
+// splits them ("model" is "assistant"). The Data option takes Dotprompt's
+// whole data argument (input, messages as history, context as @
+// variables), as promptfmt messages --inputs does for a Dotprompt file;
+// History gives the history alone.
 // Decision: a {{section}} marker's part (metadata only) has no place in
 // this package's model: it is left out with a warning. Inputs are the
 // names input.schema declares (Picoschema keys without "?" and "(…)",

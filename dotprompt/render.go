@@ -3,6 +3,7 @@ package dotprompt
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
@@ -85,11 +86,19 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 	if err := ctx.Err(); err != nil {
 		return nil, finish(&s, renderError("the rendering was canceled", err))
 	}
+	if o.err != nil {
+		return nil, o.err
+	}
 	history, err := toRuntime(o.history)
 	if err != nil {
 		return nil, err
 	}
-	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history})
+	if o.input != nil {
+		merged := maps.Clone(o.input)
+		maps.Copy(merged, inputs)
+		inputs = merged
+	}
+	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context})
 	if err != nil {
 		return nil, finish(&s, renderError(err.Error(), err))
 	}
@@ -125,6 +134,9 @@ func finish(s *promptfmt.Settings, err *promptfmt.ParseError) error {
 // renderOptions are the options of Render this package makes.
 type renderOptions struct {
 	history []promptfmt.Message
+	input   map[string]any // Data's input, under Render's inputs
+	context map[string]any
+	err     error // of Data
 }
 
 // History gives Render the conversation's earlier messages (Dotprompt's

@@ -2,6 +2,7 @@ package dotprompt
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -46,29 +47,24 @@ func TestSpecSuite(t *testing.T) {
 			for _, tc := range s.Tests {
 				n++
 				t.Run(filepath.Base(f)+"/"+s.Name+"/"+tc.Desc, func(t *testing.T) {
+					// The suite's data under the test's (input merged).
+					data := map[string]any{}
 					input := map[string]any{}
-					var history []promptfmt.Message
 					for _, d := range []map[string]any{s.Data, tc.Data} {
 						for k, v := range d {
-							switch k {
-							case "input":
-								for ik, iv := range v.(map[string]any) {
-									input[ik] = iv
-								}
-							case "messages":
-								for _, m := range v.([]any) {
-									history = append(history, specMessage(t, m.(map[string]any)))
-								}
-							default:
-								t.Fatalf("data.%s is not rendered by this test", k)
+							if k == "input" {
+								maps.Copy(input, v.(map[string]any))
+								continue
 							}
+							data[k] = v
 						}
 					}
+					data["input"] = input
 					tpl, err := Load([]byte(s.Template))
 					if err != nil {
 						t.Fatal(err)
 					}
-					doc, err := tpl.Render(context.Background(), input, History(history))
+					doc, err := tpl.Render(context.Background(), nil, Data(data))
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -89,3 +89,37 @@ func TestRenderSectionWarns(t *testing.T) {
 		t.Errorf("warnings %v", warned)
 	}
 }
+
+// Data: input under Render's inputs, history in this package's JSON shape
+// or Dotprompt's, context as @ variables; an unknown key is an error.
+func TestRenderData(t *testing.T) {
+	tpl, err := Load([]byte("{{role \"system\"}}{{a}} {{b}} {{@state.n}}{{history}}{{role \"user\"}}go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{
+		"input":   map[string]any{"a": "A", "b": "B"},
+		"context": map[string]any{"state": map[string]any{"n": 7}},
+		"messages": []any{
+			map[string]any{"role": "user", "content": "hi"},
+			map[string]any{"role": "model", "content": []any{map[string]any{"text": "yo"}, map[string]any{"media": map[string]any{"url": "https://x/a.png", "contentType": "image/png"}}}},
+		},
+	}
+	doc, err := tpl.Render(context.Background(), map[string]any{"b": "b"}, Data(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := map[string]any{"purpose": "history"}
+	want := []promptfmt.Message{
+		{Role: "system", Content: []promptfmt.ContentPart{promptfmt.Text("A b 7")}},
+		{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("hi")}, Metadata: h},
+		{Role: "assistant", Content: []promptfmt.ContentPart{promptfmt.Text("yo"), {Kind: promptfmt.KindImage, Value: "https://x/a.png", MediaType: "image/png"}}, Metadata: h},
+		{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("go")}},
+	}
+	if !promptfmt.EqualMessages(doc.Messages, want) {
+		t.Errorf("got  %#v\nwant %#v", doc.Messages, want)
+	}
+	if _, err := tpl.Render(context.Background(), nil, Data(map[string]any{"a": 1})); err == nil || !strings.Contains(err.Error(), `unknown key "a"`) {
+		t.Errorf("unknown key: %v", err)
+	}
+}

@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// A Dotprompt file renders with --inputs: the inputs over input.default,
-// roles split, nothing HTML-escaped.
+// A Dotprompt file renders with --inputs, Dotprompt's data argument: its
+// input over input.default, roles split, nothing HTML-escaped; a key the
+// data argument has not is an error.
 func TestMessagesDotprompt(t *testing.T) {
-	inputs := writeFile(t, "data.json", `{"subject": "dogs <&>"}`)
+	inputs := writeFile(t, "data.json", `{"input": {"subject": "dogs <&>"}}`)
 	file := writeFile(t, "joke.prompt", "---\nmodel: m\ninput:\n  default:\n    subject: cats\n    style: pun\n---\n{{role \"system\"}}\nA {{style}}.\n{{role \"user\"}}\nJoke about {{subject}}.")
 	out, errOut, status := runCmd(t, "", "messages", "--inputs", inputs, file)
 	if status != 0 {
@@ -18,5 +19,9 @@ func TestMessagesDotprompt(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %s in\n%s", want, out)
 		}
+	}
+	_, errOut, status = runCmd(t, "", "messages", "--inputs", writeFile(t, "plain.json", `{"subject": "x"}`), file)
+	if status == 0 || !strings.Contains(errOut, `unknown key "subject"`) {
+		t.Errorf("status %d: %s", status, errOut)
 	}
 }

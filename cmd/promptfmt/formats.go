@@ -155,8 +155,9 @@ func (t *pdlTemplate) Describe() map[string]any {
 
 func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 
-// dotpromptTemplate is a loaded Dotprompt file; the inputs are its
-// data.input.
+// dotpromptTemplate is a loaded Dotprompt file; the inputs are
+// Dotprompt's data argument ({"input": ..., "messages": ..., "context": ...}),
+// so that a file renders as in Genkit.
 type dotpromptTemplate struct{ t *dotprompt.Template }
 
 func loadDotprompt(src []byte, _ string) (template, error) {
@@ -189,7 +190,7 @@ func (t dotpromptTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, 
 }
 
 func (t dotpromptTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
-	return t.t.Render(context.Background(), inputs)
+	return t.t.Render(context.Background(), nil, dotprompt.Data(inputs))
 }
 
 func (t dotpromptTemplate) Describe() map[string]any { return map[string]any{"inputs": t.t.Inputs()} }
