@@ -3,6 +3,7 @@ package dotprompt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -121,5 +122,28 @@ func TestRenderData(t *testing.T) {
 	}
 	if _, err := tpl.Render(context.Background(), nil, Data(map[string]any{"a": 1})); err == nil || !strings.Contains(err.Error(), `unknown key "a"`) {
 		t.Errorf("unknown key: %v", err)
+	}
+}
+
+// One Template renders from several goroutines at once (run with -race).
+func TestRenderConcurrent(t *testing.T) {
+	tpl, err := Load([]byte("{{role \"system\"}}{{#each xs}}{{this}}{{/each}}{{role \"user\"}}{{a}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for i := range 4 {
+		go func() {
+			doc, err := tpl.Render(context.Background(), map[string]any{"xs": []any{1, 2}, "a": i})
+			if err == nil && doc.Messages[1].Text() != fmt.Sprint(i) {
+				err = fmt.Errorf("goroutine %d got %q", i, doc.Messages[1].Text())
+			}
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
 	}
 }
