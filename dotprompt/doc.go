@@ -100,13 +100,19 @@
 // splits them ("model" is "assistant"). The Data option takes Dotprompt's
 // whole data argument (input, messages as history, context as @
 // variables), as promptfmt messages --inputs does for a Dotprompt file;
-// History gives the history alone.
+// History gives the history alone. Partials {{> name}} are read when the
+// file is loaded from the FS option (the command's: the file's directory,
+// which no name leaves): "dir/name" is dir/_name.prompt, as Dotprompt's
+// directory store names it. Decision: this package finds the names, not
+// the runtime, whose resolver takes a tag's hash arguments as part of the
+// name ({{> card title="x"}} would look for "card title=\"x\"").
 // Decision: a {{section}} marker's part (metadata only) has no place in
 // this package's model: it is left out with a warning. Inputs are the
 // names input.schema declares (Picoschema keys without "?" and "(…)",
 // or a JSON Schema's properties), else input.default's keys.
 //
-// Bounded: the source (Limits' MaxSource, before parsing), the rendered
+// Bounded: the source and each partial (Limits' MaxSource, before they
+// are read or parsed), the rendered
 // text and media URLs (MaxOutput, after rendering), and a canceled
 // context (checked before and after). Not bounded: the rendering's work
 // and memory while it runs (raymond has no step budget, depth limit or

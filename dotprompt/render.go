@@ -2,8 +2,12 @@ package dotprompt
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
+	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -44,22 +48,26 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		return nil, err
 	}
 	body := src[lines.SkipBOM(src):]
-	fn, err := compile(string(body))
+	partials, err := readPartials(s.FS, string(body), l.MaxSource)
 	if err != nil {
-		return nil, finish(&s, renderError(err.Error(), err))
+		return nil, finish(&s, renderError("", err))
+	}
+	fn, err := compile(string(body), partials)
+	if err != nil {
+		return nil, finish(&s, renderError("", err))
 	}
 	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn}, nil
 }
 
 // compile is the runtime's Compile; the Handlebars engine reports some
 // errors by panicking, which become errors here.
-func compile(src string) (fn dp.PromptFunction, err error) {
+func compile(src string, partials map[string]string) (fn dp.PromptFunction, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return dp.NewDotprompt(nil).Compile(src, nil)
+	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials}).Compile(src, nil)
 }
 
 // Inputs are the names input.schema declares (a Picoschema key without its
@@ -100,7 +108,7 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 	}
 	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context})
 	if err != nil {
-		return nil, finish(&s, renderError(err.Error(), err))
+		return nil, finish(&s, renderError("", err))
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, finish(&s, renderError("the rendering was canceled", err))
@@ -122,7 +130,50 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 // no positions): at its start, as every template format's errors are
 // ParseErrors.
 func renderError(msg string, err error) *promptfmt.ParseError {
-	return &promptfmt.ParseError{Format: format, Line: 1, Col: 1, Msg: msg, Err: err}
+	if msg == "" && err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// raymond's messages go on with a dump of its syntax tree.
+		msg, _, _ = strings.Cut(err.Error(), "\n")
+		err = nil
+	}
+	return &promptfmt.ParseError{Format: format, Msg: msg, Err: err}
+}
+
+// partialTag finds the partials a template names: {{> name ...}}, the
+// name its first word (the runtime's own resolver takes the whole tag).
+var partialTag = regexp.MustCompile(`{{>\s*([^\s}]+)`)
+
+// readPartials reads the partials src names, and theirs, from fsys: the
+// partial "dir/name" is the file dir/_name.prompt, as Dotprompt's
+// directory store names it. Each file is bounded by maxSource; without
+// fsys none is read (rendering a partial then fails, naming it).
+func readPartials(fsys fs.FS, src string, maxSource int) (map[string]string, error) {
+	if fsys == nil {
+		return nil, nil
+	}
+	partials := map[string]string{}
+	todo := []string{src}
+	for len(todo) > 0 {
+		text := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
+			name := m[1]
+			if _, seen := partials[name]; seen {
+				continue
+			}
+			dir, base := path.Split(name)
+			file := dir + "_" + base + ".prompt"
+			if fi, err := fs.Stat(fsys, file); err == nil && maxSource > 0 && fi.Size() > int64(maxSource) {
+				return nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
+			}
+			b, err := fs.ReadFile(fsys, file)
+			if err != nil {
+				return nil, fmt.Errorf("partial %s: %w", name, err)
+			}
+			partials[name] = string(b)
+			todo = append(todo, string(b))
+		}
+	}
+	return partials, nil
 }
 
 // finish puts the File option's name on err.

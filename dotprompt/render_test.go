@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/promptfmt/promptfmt"
 )
@@ -145,5 +146,32 @@ func TestRenderConcurrent(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// Partials come from _name.prompt in the FS option (dir/_name.prompt for
+// dir/name), nested ones too, with hash arguments; a missing one is an
+// error naming it.
+func TestRenderPartials(t *testing.T) {
+	fsys := fstest.MapFS{
+		"_greet.prompt":    {Data: []byte("Hello {{name}}{{> sub/sign}}")},
+		"sub/_sign.prompt": {Data: []byte(", {{who}}!")},
+	}
+	tpl, err := Load([]byte("{{role \"system\"}}{{> greet name=\"Ann\"}}"), promptfmt.FS(fsys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tpl.Render(context.Background(), map[string]any{"who": "Bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Messages[0].Text(); got != "Hello Ann, Bob!" {
+		t.Errorf("got %q", got)
+	}
+	if _, err := Load([]byte("{{> nope}}"), promptfmt.FS(fsys)); err == nil || !strings.Contains(err.Error(), "partial nope") {
+		t.Errorf("missing partial: %v", err)
+	}
+	if _, err := Load([]byte("{{> greet}}"), promptfmt.FS(fsys), promptfmt.Limits(promptfmt.TemplateLimits{MaxSource: 20})); err == nil || !strings.Contains(err.Error(), "MaxSource") {
+		t.Errorf("partial over MaxSource: %v", err)
 	}
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // A Dotprompt file renders with --inputs, Dotprompt's data argument: its
@@ -23,5 +27,15 @@ func TestMessagesDotprompt(t *testing.T) {
 	_, errOut, status = runCmd(t, "", "messages", "--inputs", writeFile(t, "plain.json", `{"subject": "x"}`), file)
 	if status == 0 || !strings.Contains(errOut, `unknown key "subject"`) {
 		t.Errorf("status %d: %s", status, errOut)
+	}
+}
+
+// A partial is read beside the file, as _name.prompt.
+func TestMessagesDotpromptPartial(t *testing.T) {
+	file := writeFile(t, "p.prompt", "---\nmodel: m\n---\n{{> sign}} ok")
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(file), "_sign.prompt"), []byte("Signed"), 0o600))
+	out, errOut, status := runCmd(t, "", "messages", file)
+	if status != 0 || !strings.Contains(out, `"value": "Signed ok"`) {
+		t.Errorf("status %d: %s%s", status, out, errOut)
 	}
 }

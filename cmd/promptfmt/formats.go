@@ -160,8 +160,12 @@ func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 // so that a file renders as in Genkit.
 type dotpromptTemplate struct{ t *dotprompt.Template }
 
-func loadDotprompt(src []byte, _ string) (template, error) {
-	t, err := dotprompt.Load(src)
+func loadDotprompt(src []byte, dir string) (template, error) {
+	var opts []promptfmt.Option
+	if dir != "" { // partials (_name.prompt), from inside dir only
+		opts = append(opts, promptfmt.FS(confined.DirFS(dir)))
+	}
+	t, err := dotprompt.Load(src, opts...)
 	if err != nil {
 		return nil, err
 	}
