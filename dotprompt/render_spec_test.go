@@ -4,8 +4,10 @@ import (
 	"context"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
+	"testing/fstest"
 
 	"go.yaml.in/yaml/v3"
 
@@ -17,7 +19,10 @@ type specSuite struct {
 	Name     string         `yaml:"name"`
 	Template string         `yaml:"template"`
 	Data     map[string]any `yaml:"data"`
-	Tests    []struct {
+	// Partials and ResolverPartials are given as _name.prompt files.
+	Partials         map[string]string `yaml:"partials"`
+	ResolverPartials map[string]string `yaml:"resolverPartials"`
+	Tests            []struct {
 		Desc   string         `yaml:"desc"`
 		Data   map[string]any `yaml:"data"`
 		Expect struct {
@@ -60,7 +65,14 @@ func TestSpecSuite(t *testing.T) {
 						}
 					}
 					data["input"] = input
-					tpl, err := Load([]byte(s.Template))
+					fsys := fstest.MapFS{}
+					for _, ps := range []map[string]string{s.Partials, s.ResolverPartials} {
+						for name, src := range ps {
+							dir, base := path.Split(name)
+							fsys[dir+"_"+base+".prompt"] = &fstest.MapFile{Data: []byte(src)}
+						}
+					}
+					tpl, err := Load([]byte(s.Template), promptfmt.FS(fsys))
 					if err != nil {
 						t.Fatal(err)
 					}
