@@ -112,11 +112,17 @@
 // or a JSON Schema's properties), else input.default's keys.
 //
 // Bounded: the source and each partial (Limits' MaxSource, before they
-// are read or parsed), the rendered
-// text and media URLs (MaxOutput, after rendering), and a canceled
-// context (checked before and after). Not bounded: the rendering's work
-// and memory while it runs (raymond has no step budget, depth limit or
-// cancellation); MaxSteps, MaxDepth and MaxBytes do not apply.
+// are read or parsed); partials, before rendering: one that includes
+// itself (the engine would recurse until the Go stack overflows) is an
+// error, as are partials nested deeper than MaxDepth and partials whose
+// expansion comes to more than MaxOutput bytes of template; the rendered
+// text and media URLs (MaxOutput, after rendering); a canceled context
+// (checked before and after). Not bounded while it runs: the engine's
+// work and memory for loops over the data ({{#each}} nested k deep over a
+// list of n items does n^k passes; raymond has no step budget or
+// cancellation), so MaxSteps and MaxBytes do not apply: a template with
+// nested loops over untrusted data of untrusted size is not safe to
+// render yet.
 //
 // # Telling Dotprompt from a prompt file
 //

@@ -49,6 +49,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	}
 	body := src[lines.SkipBOM(src):]
 	partials, err := readPartials(s.FS, string(body), l.MaxSource)
+	if err == nil {
+		err = checkPartials(string(body), partials, l)
+	}
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
@@ -322,4 +325,47 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// checkPartials refuses partials that would make rendering run away
+// before any is rendered: a partial that includes itself (through others
+// or not), which the engine would follow until the Go stack overflows;
+// partials nested deeper than l.MaxDepth; and partials that, expanded
+// where they are named, come to more than l.MaxOutput bytes of template
+// (a partial naming another twice, k deep, is 2^k copies).
+func checkPartials(src string, partials map[string]string, l promptfmt.TemplateLimits) error {
+	size := map[string]int64{} // expanded size, once known
+	state := map[string]int{}  // 1: being expanded, 2: done
+	var expand func(name, text string, path []string) (int64, error)
+	expand = func(name, text string, path []string) (int64, error) {
+		if l.MaxDepth > 0 && len(path) > l.MaxDepth {
+			return 0, fmt.Errorf("partials nest deeper than %d (%s ...)", l.MaxDepth, strings.Join(path[:min(3, len(path))], " > "))
+		}
+		total := int64(len(text))
+		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
+			child := m[1]
+			body, ok := partials[child]
+			if !ok {
+				continue // not found: rendering names it
+			}
+			switch state[child] {
+			case 1:
+				return 0, fmt.Errorf("partial %s includes itself (%s)", child, strings.Join(append(path, child), " > "))
+			case 0:
+				state[child] = 1
+				n, err := expand(child, body, append(path, child))
+				if err != nil {
+					return 0, err
+				}
+				size[child], state[child] = n, 2
+			}
+			total += size[child]
+			if l.MaxOutput > 0 && total > int64(l.MaxOutput) {
+				return 0, fmt.Errorf("the template with its partials expanded comes to more than %d bytes (the limit MaxOutput)", l.MaxOutput)
+			}
+		}
+		return total, nil
+	}
+	_, err := expand("", src, []string{"the template"})
+	return err
 }

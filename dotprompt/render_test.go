@@ -175,3 +175,33 @@ func TestRenderPartials(t *testing.T) {
 		t.Errorf("partial over MaxSource: %v", err)
 	}
 }
+
+// Partials that would make rendering run away are refused at Load, before
+// any is rendered: one that includes itself (the engine would follow it
+// until the Go stack overflows, a fatal crash), nesting past MaxDepth, and
+// an expansion past MaxOutput (each partial naming the next twice).
+func TestRunawayPartials(t *testing.T) {
+	self := fstest.MapFS{"_a.prompt": {Data: []byte("x {{> b}}")}, "_b.prompt": {Data: []byte("y {{> a}}")}}
+	_, err := Load([]byte("{{> a}}"), promptfmt.FS(self))
+	if err == nil || !strings.Contains(err.Error(), "partial a includes itself (the template > a > b > a)") {
+		t.Errorf("cycle: %v", err)
+	}
+	chain := fstest.MapFS{}
+	for i := range 30 {
+		chain[fmt.Sprintf("_p%d.prompt", i)] = &fstest.MapFile{Data: []byte(fmt.Sprintf("ab{{> p%d}}{{> p%d}}", i+1, i+1))}
+	}
+	chain["_p30.prompt"] = &fstest.MapFile{Data: []byte("end")}
+	_, err = Load([]byte("{{> p0}}"), promptfmt.FS(chain))
+	if err == nil || !strings.Contains(err.Error(), "MaxOutput") {
+		t.Errorf("doubling: %v", err)
+	}
+	_, err = Load([]byte("{{> p0}}"), promptfmt.FS(chain), promptfmt.Limits(promptfmt.TemplateLimits{MaxDepth: 5}))
+	if err == nil || !strings.Contains(err.Error(), "partials nest deeper than 5") {
+		t.Errorf("depth: %v", err)
+	}
+	// A partial named many times but not nested is fine.
+	flat := fstest.MapFS{"_w.prompt": {Data: []byte("w")}}
+	if _, err := Load([]byte(strings.Repeat("{{> w}}", 1000)), promptfmt.FS(flat)); err != nil {
+		t.Error(err)
+	}
+}
