@@ -117,12 +117,14 @@
 // error, as are partials nested deeper than MaxDepth and partials whose
 // expansion comes to more than MaxOutput bytes of template; the rendered
 // text and media URLs (MaxOutput, after rendering); a canceled context
-// (checked before and after). Not bounded while it runs: the engine's
-// work and memory for loops over the data ({{#each}} nested k deep over a
-// list of n items does n^k passes; raymond has no step budget or
-// cancellation), so MaxSteps and MaxBytes do not apply: a template with
-// nested loops over untrusted data of untrusted size is not safe to
-// render yet.
+// (checked before and after); and the work, bounded before rendering as
+// for Mustache, since the engine (raymond) has no step budget or
+// cancellation: every tag of the expanded template once for each
+// combination of items its nested {{#each}} blocks could walk (the items
+// of every list and entries of every map in the data, counted) must stay
+// within MaxSteps, else Render refuses (a k-deep nest of loops over n
+// items is n^k passes). MaxBytes does not apply; the output is checked
+// against MaxOutput after rendering.
 //
 // # Telling Dotprompt from a prompt file
 //

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -25,6 +26,11 @@ type Template struct {
 	doc    *promptfmt.Document
 	inputs []string
 	limits promptfmt.TemplateLimits
+	// loops is how deep {{#each}} blocks nest, partials expanded where
+	// they are named, and tags how many tags the expanded template has:
+	// Render's work bound.
+	loops int
+	tags  int64
 
 	mu sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
 	fn dp.PromptFunction
@@ -59,7 +65,8 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
-	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn}, nil
+	loops, tags := loopBound(string(body), partials)
+	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn, loops: loops, tags: tags}, nil
 }
 
 // compile is the runtime's Compile; the Handlebars engine reports some
@@ -108,6 +115,22 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		merged := maps.Clone(o.input)
 		maps.Copy(merged, inputs)
 		inputs = merged
+	}
+	// The engine has no step budget: the most it can do is bounded before
+	// it starts, as for Mustache: every tag once for each combination of
+	// items the nested {{#each}} blocks could walk.
+	if l.MaxSteps > 0 {
+		items := 1 + countItems(inputs) + countItems(o.context) + int64(len(history))
+		work := t.tags
+		for range t.loops {
+			if work > l.MaxSteps {
+				break
+			}
+			work *= items
+		}
+		if work > l.MaxSteps {
+			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: {{#each}} blocks nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
+		}
 	}
 	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context})
 	if err != nil {
@@ -368,4 +391,87 @@ func checkPartials(src string, partials map[string]string, l promptfmt.TemplateL
 	}
 	_, err := expand("", src, []string{"the template"})
 	return err
+}
+
+// eachTag finds what loopBound follows: {{#each ...}}, {{/each}} and
+// partials, with Handlebars' whitespace control.
+var eachTag = regexp.MustCompile(`{{~?\s*(#each\b|/each\b|>\s*([^\s}~]+))`)
+
+// loopBound returns how deep {{#each}} blocks nest in src, partials
+// expanded where they are named (with the each blocks around them), and
+// how many tags the expansion holds. Partials are known not to include
+// themselves (checkPartials).
+func loopBound(src string, partials map[string]string) (loops int, tags int64) {
+	type bound struct {
+		loops int
+		tags  int64
+	}
+	memo := map[string]bound{}
+	var walk func(text string) bound
+	walk = func(text string) bound {
+		b := bound{tags: int64(strings.Count(text, "{{"))}
+		depth := 0
+		for _, m := range eachTag.FindAllStringSubmatch(text, -1) {
+			switch {
+			case m[1] == "#each":
+				depth++
+				b.loops = max(b.loops, depth)
+			case m[1] == "/each":
+				depth = max(depth-1, 0)
+			default:
+				body, ok := partials[m[2]]
+				if !ok {
+					continue
+				}
+				p, done := memo[m[2]]
+				if !done {
+					p = walk(body)
+					memo[m[2]] = p
+				}
+				b.loops = max(b.loops, depth+p.loops)
+				b.tags += p.tags
+			}
+		}
+		return b
+	}
+	b := walk(src)
+	return b.loops, b.tags
+}
+
+// countItems counts the items of every list and the entries of every map
+// in v, however deep (any slice, array or map type): how many times, at
+// most, one {{#each}} can iterate.
+func countItems(v any) int64 {
+	return countValue(reflect.ValueOf(v))
+}
+
+func countValue(v reflect.Value) int64 {
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return 0
+		}
+		return countValue(v.Elem())
+	case reflect.Slice, reflect.Array:
+		n := int64(v.Len())
+		for i := range v.Len() {
+			n += countValue(v.Index(i))
+		}
+		return n
+	case reflect.Map:
+		n := int64(v.Len())
+		for it := v.MapRange(); it.Next(); {
+			n += countValue(it.Value())
+		}
+		return n
+	case reflect.Struct:
+		var n int64
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				n += countValue(v.Field(i))
+			}
+		}
+		return n
+	}
+	return 0
 }

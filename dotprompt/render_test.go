@@ -205,3 +205,45 @@ func TestRunawayPartials(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// {{#each}} blocks nested over the data are bounded before rendering (the
+// engine has no step budget): what could take n^k passes is refused when
+// that passes MaxSteps; ordinary loops render.
+func TestRenderLoopBound(t *testing.T) {
+	nested := "{{#each l}}{{#each ../l}}{{#each ../../l}}{{#each ../../../l}}{{#each ../../../../l}}{{#each ../../../../../l}}x{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}"
+	tpl, err := Load([]byte(nested))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := make([]any, 100)
+	_, err = tpl.Render(context.Background(), map[string]any{"l": list})
+	if err == nil || !strings.Contains(err.Error(), "blocks nest 6 deep over data of 101 items") {
+		t.Errorf("nested loops: %v", err)
+	}
+	// Typed data counts too.
+	_, err = tpl.Render(context.Background(), map[string]any{"l": make([]string, 100)})
+	if err == nil {
+		t.Error("typed list not counted")
+	}
+	// Through a partial, inside a loop.
+	fsys := fstest.MapFS{"_inner.prompt": {Data: []byte("{{#each ../l}}{{#each ../../l}}{{#each ../../../l}}y{{/each}}{{/each}}{{/each}}")}}
+	tpl, err = Load([]byte("{{#each l}}{{#each ../l}}{{#each ../../l}}{{> inner}}{{/each}}{{/each}}{{/each}}"), promptfmt.FS(fsys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tpl.Render(context.Background(), map[string]any{"l": list}); err == nil {
+		t.Error("loops through a partial not counted")
+	}
+	// One loop over a long list is fine.
+	tpl, err = Load([]byte("{{#each l}}{{this}},{{/each}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := make([]any, 10000)
+	for i := range long {
+		long[i] = i
+	}
+	if _, err := tpl.Render(context.Background(), map[string]any{"l": long}); err != nil {
+		t.Error(err)
+	}
+}
