@@ -95,21 +95,14 @@ type adapter struct {
 // unsupportedErrors flattens err into its UnsupportedErrors; ok is false
 // when it holds anything else.
 func unsupportedErrors(err error) (errs []*UnsupportedError, ok bool) {
-	if j, isJoin := err.(interface{ Unwrap() []error }); isJoin {
-		for _, e := range j.Unwrap() {
-			sub, ok := unsupportedErrors(e)
-			if !ok {
-				return nil, false
-			}
-			errs = append(errs, sub...)
+	for _, e := range leaves(err) {
+		var ue *UnsupportedError
+		if !errors.As(e, &ue) {
+			return nil, false
 		}
-		return errs, true
+		errs = append(errs, ue)
 	}
-	var ue *UnsupportedError
-	if !errors.As(err, &ue) {
-		return nil, false
-	}
-	return []*UnsupportedError{ue}, true
+	return errs, true
 }
 
 // fix makes one round of changes; false when none of errs could be met.

@@ -147,3 +147,17 @@ func CommentErrors(doc *Document, format string) []error {
 	}
 	return errs
 }
+
+// leaves returns the errors err joins (errors.Join, however nested), or
+// err itself: each a writer's or parser's one problem.
+func leaves(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, leaves(e)...)
+	}
+	return out
+}

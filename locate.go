@@ -12,18 +12,13 @@ import (
 // makes; a command that prints a writer's refusal for a file calls Locate
 // first, so each names the line in the file, not within the message.
 func Locate(doc *Document, err error) {
-	var ue *UnsupportedError
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			Locate(doc, e)
+	for _, e := range leaves(err) {
+		var ue *UnsupportedError
+		if errors.As(e, &ue) {
+			if line := doc.line(ue); line > 0 {
+				ue.Line = line
+			}
 		}
-		return
-	}
-	if !errors.As(err, &ue) {
-		return
-	}
-	if line := doc.line(ue); line > 0 {
-		ue.Line = line
 	}
 }
 

@@ -99,14 +99,10 @@ func (s *Settings) Finish(doc *Document, err error) (*Document, error) {
 }
 
 func setFile(err error, file string) {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		for _, e := range j.Unwrap() {
-			setFile(e, file)
+	for _, e := range leaves(err) {
+		var pe *ParseError
+		if errors.As(e, &pe) && pe.File == "" {
+			pe.File = file
 		}
-		return
-	}
-	var pe *ParseError
-	if errors.As(err, &pe) && pe.File == "" {
-		pe.File = file
 	}
 }

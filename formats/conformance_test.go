@@ -65,7 +65,7 @@ func TestConformance(t *testing.T) {
 				err := f.Write(&out, doc)
 				if err != nil {
 					require.Empty(t, out.Bytes(), "case %d: a refused write writes nothing", n)
-					for _, e := range flatten(err) {
+					for _, e := range formattest.Flatten(err) {
 						var ue *promptfmt.UnsupportedError
 						require.True(t, errors.As(e, &ue), "case %d: a refusal that is not an UnsupportedError: %v", n, e)
 						require.Equal(t, f.Name(), ue.Format, "case %d", n)
@@ -190,15 +190,4 @@ func templateSyntax(doc *promptfmt.Document) bool {
 		}
 	}
 	return false
-}
-
-func flatten(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }

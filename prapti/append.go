@@ -132,21 +132,11 @@ func appendable(i int, m *promptfmt.Message) []error {
 			bad(promptfmt.ThingDisabled, "a disabled completion (it is added as raw text)")
 		}
 	} else {
-		if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
-			bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
-		}
-		if m.Name != "" && !rolePattern.MatchString(m.Name) {
-			bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
-		}
+		checkHeading(m, bad)
 	}
-	texts := 0
-	for j, p := range m.Content {
-		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-			bad(promptfmt.ThingPart, "a part of kind %s (a Prapti message is markdown text)", excerpt(string(p.Kind))).Part = j
-			continue
-		}
-		texts++
-		if !utf8.ValidString(p.Value) {
+	texts := checkParts(m, bad)
+	for _, p := range m.Content {
+		if p.Kind == promptfmt.KindText && !utf8.ValidString(p.Value) {
 			bad(promptfmt.ThingText, "text that is not UTF-8")
 		}
 	}

@@ -151,21 +151,8 @@ func check(i int, m *promptfmt.Message, fail func(int, *promptfmt.Message, promp
 		ok = false
 		return fail(i, m, t, msg, args...)
 	}
-	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
-		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
-	}
-	if m.Name != "" && !rolePattern.MatchString(m.Name) {
-		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
-	}
-	texts := 0
-	for j, p := range m.Content {
-		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
-			bad(promptfmt.ThingPart, "a part of kind %s (Prapti messages are markdown text)", excerpt(string(p.Kind))).Part = j
-		} else {
-			texts++
-		}
-	}
-	if texts > 1 {
+	checkHeading(m, bad)
+	if texts := checkParts(m, bad); texts > 1 {
 		bad(promptfmt.ThingText, "%d text parts (a Prapti message is one text)", texts)
 	}
 	for k := range m.Metadata {
@@ -394,4 +381,27 @@ func withoutLines(msgs []promptfmt.Message) []promptfmt.Message {
 		out[i] = m
 	}
 	return out
+}
+
+// checkHeading refuses a role or name a heading cannot spell.
+func checkHeading(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) {
+	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
+		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
+	}
+	if m.Name != "" && !rolePattern.MatchString(m.Name) {
+		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
+	}
+}
+
+// checkParts refuses every part that is not plain text and returns how
+// many text parts m has.
+func checkParts(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) (texts int) {
+	for j, p := range m.Content {
+		if p.Kind != promptfmt.KindText || p.StrayField() != "" {
+			bad(promptfmt.ThingPart, "a part of kind %s (a Prapti message is markdown text)", excerpt(string(p.Kind))).Part = j
+		} else {
+			texts++
+		}
+	}
+	return texts
 }

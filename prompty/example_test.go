@@ -1,7 +1,6 @@
 package prompty_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/promptfmt/promptfmt/prompty"
 )
 
@@ -165,34 +165,11 @@ func readInputs() map[string]any {
 	if err != nil {
 		panic(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var inputs map[string]any
-	if err := dec.Decode(&inputs); err != nil {
+	v, err := jsonvalue.Decode(raw)
+	if err != nil {
 		panic(err)
 	}
-	return numbers(inputs).(map[string]any)
-}
-
-// numbers turns v's json.Numbers into int64, or float64 when not integers.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]any:
-		for k, e := range v {
-			v[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = numbers(e)
-		}
-	}
-	return v
+	return v.(map[string]any)
 }
 
 // Load reads a .prompty file's front matter into an Agent's typed fields

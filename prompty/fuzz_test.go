@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/formattest"
 )
 
 // FuzzParse: no panic, and every document Parse returns is written without
@@ -52,11 +53,7 @@ func FuzzParse(f *testing.F) {
 		// Write too, naming the key: the file it wrote would not load.
 		// Nothing else may be refused.
 		if werr := Write(io.Discard, doc); werr != nil {
-			errs := []error{werr}
-			if j, ok := werr.(interface{ Unwrap() []error }); ok {
-				errs = j.Unwrap()
-			}
-			for _, e := range errs {
+			for _, e := range formattest.Flatten(werr) {
 				var ue *promptfmt.UnsupportedError
 				if !errors.As(e, &ue) || ue.Thing != promptfmt.ThingMeta {
 					t.Fatalf("Write refuses what Parse read: %v", werr)

@@ -37,7 +37,7 @@ func TestConversionMatrixProperty(t *testing.T) {
 			}
 			promptfmt.Locate(doc, err)
 			var ue *promptfmt.UnsupportedError
-			for _, e := range flatten(err) {
+			for _, e := range formattest.Flatten(err) {
 				require.True(t, errors.As(e, &ue), "%s: a refusal that is not an UnsupportedError: %v", what, e)
 				// A thing has a line; the document as a whole (no message
 				// for the model) has none.
@@ -74,17 +74,6 @@ func readBack(f *formatInfo, out []byte) (*promptfmt.Document, error) {
 		return tpl.Document(nil)
 	}
 	return f.parse(out)
-}
-
-func flatten(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range j.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return []error{err}
 }
 
 func show(doc *promptfmt.Document) string {

@@ -63,3 +63,17 @@ func Document(r *rand.Rand) *promptfmt.Document {
 	}
 	return doc
 }
+
+// Flatten returns the errors err joins (errors.Join, however nested), or
+// err itself: a writer's refusals one by one.
+func Flatten(err error) []error {
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range j.Unwrap() {
+		out = append(out, Flatten(e)...)
+	}
+	return out
+}
