@@ -54,6 +54,9 @@ func (c Change) String() string {
 //     or else drops it; this is done once nothing else about the messages
 //     is refused. Too many messages (a document error) joins them all into
 //     one, separated by blank lines;
+//   - a Request field the format cannot hold is dropped (one tool, when
+//     only it is refused), or changed to the nearest the format can hold
+//     when the writer offers it ([UnsupportedError].NearestRequest);
 //   - a comment another format's writer cannot hold is dropped; the
 //     comments of a dropped message move before the message after it.
 //
@@ -184,6 +187,8 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 			d.Meta, d.MetaNode = nil, nil
 		}
 		return true
+	case ThingRequest:
+		return a.dropRequest(e)
 	case ThingComment:
 		if e.Part < 0 || e.Part >= len(d.Comments) {
 			return false
@@ -214,6 +219,31 @@ func (a *adapter) fixDocument(e *UnsupportedError) bool {
 		return true
 	}
 	return false
+}
+
+// dropRequest drops the Request field e names, or the one tool.
+func (a *adapter) dropRequest(e *UnsupportedError) bool {
+	r := &a.doc.Request
+	if e.NearestRequest != nil {
+		if !r.copyField(e.NearestRequest.Clone(), e.Key) {
+			return false
+		}
+		a.note(e, -1, "changed the request's %s to what %s can hold", e.Key, e.Format)
+		return true
+	}
+	if e.Key == FieldTools && e.Part >= 0 {
+		if e.Part >= len(r.Tools) {
+			return false
+		}
+		a.note(e, -1, "dropped the tool %q", r.Tools[e.Part].Name)
+		r.Tools = slices.Delete(r.Tools, e.Part, e.Part+1)
+		return true
+	}
+	if !r.Clear(e.Key) {
+		return false
+	}
+	a.note(e, -1, "dropped the request's %s", e.Key)
+	return true
 }
 
 // fixMessage meets every error about message i.
@@ -569,6 +599,7 @@ func cloneDocument(doc *Document) *Document {
 	for i, m := range doc.Messages {
 		d.Messages[i] = m.Clone()
 	}
+	d.Request = doc.Request.Clone()
 	d.Warnings = slices.Clone(doc.Warnings)
 	d.Comments = slices.Clone(doc.Comments)
 	return &d

@@ -85,7 +85,7 @@ type UnsupportedError struct {
 	// program can change that and nothing else ([Adapt] does).
 	Thing Thing
 	Part  int    // index of the content part, for ThingPart; of the comment, for ThingComment
-	Key   string // the metadata key, for ThingMeta and ThingMetadata; "" for all of it
+	Key   string // the metadata key, for ThingMeta and ThingMetadata ("" for all of it); the field, for ThingRequest
 	// TextLine is, for ThingText, the 1-based line of the message's text
 	// the error is about; 0 for the whole text.
 	TextLine int
@@ -93,6 +93,11 @@ type UnsupportedError struct {
 	// format can hold, when the writer knows it (a prompt file's body with
 	// a line break added at its end); nil otherwise.
 	Nearest *string
+	// NearestRequest is, for ThingRequest, a request whose field Key is
+	// the value nearest the document's that the format can hold, when the
+	// writer knows one better than dropping the field (an output schema
+	// given the name a provider needs); nil otherwise.
+	NearestRequest *Request
 }
 
 // Error reads "prompty: message 2 (line 14): an image part cannot be expressed".
@@ -126,6 +131,10 @@ const (
 	ThingPart                  // content part Part
 	ThingText                  // the text: its parts, white space at its ends or line breaks
 	ThingComment               // comment Part of the document's Comments
+	// ThingRequest is a field of the document's Request: Key names it
+	// (FieldTemperature, ...); for FieldTools, Part is the tool's index,
+	// or -1 for all of them.
+	ThingRequest
 )
 
 // CommentErrors returns an UnsupportedError (ThingComment) for each of

@@ -32,6 +32,8 @@ func (d Document) line(e *UnsupportedError) int {
 			}
 		case ThingMeta:
 			return d.metaLine(e.Key)
+		case ThingRequest:
+			return d.Request.Lines[e.Key]
 		case ThingComment:
 			if e.Part >= 0 && e.Part < len(d.Comments) {
 				return d.Comments[e.Part].Line

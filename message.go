@@ -184,7 +184,11 @@ type Document struct {
 	// to a YAML module): writers of YAML front matter write it instead of
 	// Meta, keeping the author's key order, comments and style, as long as
 	// it still decodes to Meta (so a changed Meta is never written stale).
-	MetaNode any       `json:"-"`
+	MetaNode any `json:"-"`
+	// Request is what the document asks of a model beyond its messages
+	// (model, sampling settings, tools, output schema), read from
+	// wherever its format keeps them; Meta does not hold them again.
+	Request  Request   `json:"request,omitzero"`
 	Messages []Message `json:"messages"`
 	// Comments are the file's comments, in source order: never sent to a
 	// model, kept so that writing the file back puts each where it was.
@@ -243,12 +247,12 @@ func (d Document) LLMMessages() []Message {
 	return out
 }
 
-// Equal reports whether two documents hold the same value: the same Meta,
-// the same messages and the same comments in the same places. Source
+// Equal reports whether two documents hold the same value: the same Meta
+// and Request, the same messages and the same comments in the same places. Source
 // lines, layout and warnings are ignored, and a nil map equals an empty
 // one.
 func Equal(a, b *Document) bool {
-	return equalMaps(a.Meta, b.Meta) && EqualMessages(a.Messages, b.Messages) &&
+	return equalMaps(a.Meta, b.Meta) && EqualRequests(a.Request, b.Request) && EqualMessages(a.Messages, b.Messages) &&
 		slices.EqualFunc(a.Comments, b.Comments, func(x, y Comment) bool {
 			x.Line, y.Line = 0, 0
 			return x == y
