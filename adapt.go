@@ -42,6 +42,9 @@ func (c Change) String() string {
 //   - another refused role becomes the nearest common one (developer is
 //     written as system, system and the rest as user); a refused user
 //     message is dropped;
+//   - a content part is changed to the nearest part the writer offers
+//     ([UnsupportedError].NearestPart: the same image as a data: URI,
+//     say);
 //   - a name, a metadata key or document metadata key, or a content part
 //     is dropped (a message left with no part holds empty text; texts
 //     that the dropped part kept apart get a line break between them, so
@@ -312,6 +315,14 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 		case ThingPart:
 			if e.Part < 0 || e.Part >= len(m.Content) {
 				return false
+			}
+			if e.NearestPart != nil {
+				if *e.NearestPart == m.Content[e.Part] {
+					return false // offered the part itself: no change helps
+				}
+				a.note(e, i, "changed part %d (%s) to the form %s holds", e.Part+1, describePart(m.Content[e.Part]), e.Format)
+				m.Content[e.Part] = *e.NearestPart
+				continue
 			}
 			done := fmt.Sprintf("dropped part %d (%s)", e.Part+1, describePart(m.Content[e.Part]))
 			m.Content = slices.Delete(m.Content, e.Part, e.Part+1)

@@ -98,6 +98,10 @@ type UnsupportedError struct {
 	// writer knows one better than dropping the field (an output schema
 	// given the name a provider needs); nil otherwise.
 	NearestRequest *Request
+	// NearestPart is, for ThingPart, the part nearest the refused one that
+	// the format holds exactly, when the writer knows it (an image's data
+	// and media type as one data: URI); nil otherwise.
+	NearestPart *ContentPart
 }
 
 // Error reads "prompty: message 2 (line 14): an image part cannot be expressed".

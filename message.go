@@ -294,3 +294,43 @@ func equalMaps(a, b map[string]any) bool {
 }
 
 func marshal(v any) ([]byte, error) { return jsonvalue.Encode(v) }
+
+// ForModel returns what a model is sent of d, as a new document: its
+// LLMMessages without their metadata, and its Request; no Meta, comments
+// or warnings. Decision: message metadata is what a format attaches to a
+// message (ids, attributes, configuration) and no provider has a place for
+// it, with one exception, which becomes what it means: a tool message of
+// one text part that names the call it answers in its metadata
+// ("tool_call_id" or "call_id", STF's ";tool call_id=c1") is made a tool
+// message of one tool_result part holding that text and id. A provider's
+// writer takes the result as a request body (provider's formats), with no
+// metadata to refuse.
+func (d *Document) ForModel() *Document {
+	out := &Document{Request: d.Request.Clone(), Messages: d.LLMMessages()}
+	for i := range out.Messages {
+		m := out.Messages[i].Clone()
+		if r, ok := toolReply(m); ok {
+			m.Content = []ContentPart{r}
+		}
+		m.Metadata, m.KeyLines = nil, nil
+		out.Messages[i] = m
+	}
+	return out
+}
+
+// toolReply returns the tool_result a tool message of text holds when its
+// metadata names the call (one id, or two that agree).
+func toolReply(m Message) (ContentPart, bool) {
+	if m.Role != "tool" || len(m.Content) != 1 || m.Content[0].Kind != KindText || m.Content[0].StrayField() != "" {
+		return ContentPart{}, false
+	}
+	a, _ := m.Metadata["tool_call_id"].(string)
+	b, _ := m.Metadata["call_id"].(string)
+	if a == "" {
+		a = b
+	}
+	if a == "" || b != "" && a != b {
+		return ContentPart{}, false
+	}
+	return ContentPart{Kind: KindToolResult, Value: m.Content[0].Value, ID: a}, true
+}

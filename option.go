@@ -30,6 +30,19 @@ type Settings struct {
 	// OnWarning, when set, is told what a template's rendering leaves out
 	// without failing (an input it never places).
 	OnWarning func(Warning)
+	// Send is set by the option Send.
+	Send bool
+}
+
+// Send says that Write writes the document to send it to a model, not to
+// keep it as a file: a writer of a provider's request body then writes
+// what its provider takes in the form it takes it (an image's data and
+// media type as one data: URI for OpenAI, a data: URI as data and media
+// type for Anthropic), since the model reads the same, where without Send
+// it refuses what would not read back as the same document. Use it on
+// what [Document.ForModel] returns; formats of files ignore it.
+func Send() Option {
+	return Option{name: "promptfmt.Send", apply: func(t any) { t.(*Settings).Send = true }}
 }
 
 // File names the file read, for the errors and warnings of Parse.

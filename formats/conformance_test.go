@@ -40,7 +40,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	_, err := formats.ByName("nope")
-	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt)`)
+	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai)`)
 	_, err = formats.Detect("a.txt", nil)
 	require.ErrorContains(t, err, "cannot tell the format of a.txt")
 }
@@ -147,8 +147,8 @@ func TestSniff(t *testing.T) {
 				}
 			}
 		}
-		if !owned {
-			continue // not a format's file (a JSON context, an image)
+		if !owned || templateInputs[filepath.Base(name)] {
+			continue // not a format's file (an image, a template's inputs)
 		}
 		require.Len(t, took, 1, "%s: taken by %v", name, took)
 		seen[took[0]] = true
@@ -160,6 +160,10 @@ func TestSniff(t *testing.T) {
 }
 
 // shared reports whether several formats read ext.
+// templateInputs are the example files that hold a template's inputs,
+// plain JSON, not a request body.
+var templateInputs = map[string]bool{"inputs.json": true, "pick.json": true}
+
 func shared(ext string) bool {
 	n := 0
 	for _, f := range formats.All() {

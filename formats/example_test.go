@@ -55,6 +55,7 @@ func ExampleAll() {
 	// promptfile [.prompt] false
 	// prompty [.prompty] true
 	// dotprompt [.prompt] true
+	// openai [.json] false
 }
 
 // A template format (Prompty, PDL) loads a file and renders it with inputs

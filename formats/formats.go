@@ -18,12 +18,21 @@ import (
 	"github.com/promptfmt/promptfmt/prapti"
 	"github.com/promptfmt/promptfmt/promptfile"
 	"github.com/promptfmt/promptfmt/prompty"
+	"github.com/promptfmt/promptfmt/provider"
 	"github.com/promptfmt/promptfmt/stf"
 )
 
 // All returns every format, in the order the command lists them.
 func All() []promptfmt.Format {
-	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format, dotprompt.Format}
+	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format, dotprompt.Format,
+		provider.OpenAI}
+}
+
+// Providers returns the formats of providers' request bodies, which a
+// document is written in to be sent (promptfmt messages --as and request
+// --as): what Document.ForModel returns, in a provider's body.
+func Providers() []promptfmt.Format {
+	return []promptfmt.Format{provider.OpenAI, provider.Anthropic, provider.Gemini}
 }
 
 // Names returns the names of All, in order.

@@ -10,20 +10,20 @@ import (
 // AnthropicRequest is the message part of a Messages request body:
 // {"system": ..., "messages": [...]}, with System nil (left out) when there
 // is no system prompt.
-type AnthropicRequest struct {
-	System   *AnthropicSystem   `json:"system,omitempty"`
-	Messages []AnthropicMessage `json:"messages"`
+type anthropicRequest struct {
+	System   *anthropicSystem   `json:"system,omitempty"`
+	Messages []anthropicMessage `json:"messages"`
 }
 
 // AnthropicSystem is the system prompt: the string Text when Blocks is nil,
 // else the array of text blocks Blocks.
-type AnthropicSystem struct {
+type anthropicSystem struct {
 	Text   string
-	Blocks []AnthropicBlock
+	Blocks []anthropicBlock
 }
 
 // MarshalJSON encodes the system prompt as a string or an array of blocks.
-func (s AnthropicSystem) MarshalJSON() ([]byte, error) {
+func (s anthropicSystem) MarshalJSON() ([]byte, error) {
 	if s.Blocks != nil {
 		return marshal(s.Blocks)
 	}
@@ -32,19 +32,19 @@ func (s AnthropicSystem) MarshalJSON() ([]byte, error) {
 
 // AnthropicMessage is one turn: role "user" or "assistant" and its content
 // blocks.
-type AnthropicMessage struct {
+type anthropicMessage struct {
 	Role    string           `json:"role"`
-	Content []AnthropicBlock `json:"content"`
+	Content []anthropicBlock `json:"content"`
 }
 
 // AnthropicBlock is one content block; Type says which other fields are
 // set: "text" (Text), "image" and "document" (Source, and Title for a
 // document), "tool_use" (ID, Name, Input) or "tool_result" (ToolUseID,
 // Content).
-type AnthropicBlock struct {
+type anthropicBlock struct {
 	Type      string           `json:"type"`
 	Text      string           `json:"text,omitempty"`
-	Source    *AnthropicSource `json:"source,omitempty"`
+	Source    *anthropicSource `json:"source,omitempty"`
 	Title     string           `json:"title,omitempty"`
 	ID        string           `json:"id,omitempty"`
 	Name      string           `json:"name,omitempty"`
@@ -55,7 +55,7 @@ type AnthropicBlock struct {
 
 // AnthropicSource is where an image or document comes from: Type "base64"
 // with MediaType and Data, or Type "url" with URL.
-type AnthropicSource struct {
+type anthropicSource struct {
 	Type      string `json:"type"`
 	MediaType string `json:"media_type,omitempty"`
 	Data      string `json:"data,omitempty"`
@@ -68,10 +68,10 @@ var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true,
 // Anthropic maps msgs to the system prompt and messages of a Messages
 // request, as the package documentation describes. When something cannot
 // be expressed it returns nil and every problem, joined.
-func Anthropic(msgs []promptfmt.Message) (*AnthropicRequest, error) {
+func exportAnthropic(msgs []promptfmt.Message) (*anthropicRequest, error) {
 	m := newMapper(nameAnthropic, "Anthropic", msgs)
-	req := &AnthropicRequest{Messages: make([]AnthropicMessage, 0, len(msgs))}
-	var system []AnthropicBlock
+	req := &anthropicRequest{Messages: make([]anthropicMessage, 0, len(msgs))}
+	var system []anthropicBlock
 	started := false
 	for i := range msgs {
 		msg := &msgs[i]
@@ -85,7 +85,7 @@ func Anthropic(msgs []promptfmt.Message) (*AnthropicRequest, error) {
 				continue
 			}
 			for _, t := range m.systemTexts(i) {
-				system = append(system, AnthropicBlock{Type: "text", Text: t})
+				system = append(system, anthropicBlock{Type: "text", Text: t})
 			}
 			continue
 		case "user", "assistant":
@@ -97,7 +97,7 @@ func Anthropic(msgs []promptfmt.Message) (*AnthropicRequest, error) {
 			continue
 		}
 		started = true
-		var blocks []AnthropicBlock
+		var blocks []anthropicBlock
 		if msg.Role == "tool" {
 			blocks = m.anthropicTool(i)
 		} else {
@@ -106,7 +106,7 @@ func Anthropic(msgs []promptfmt.Message) (*AnthropicRequest, error) {
 		if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == role {
 			req.Messages[n-1].Content = append(req.Messages[n-1].Content, blocks...)
 		} else {
-			req.Messages = append(req.Messages, AnthropicMessage{Role: role, Content: blocks})
+			req.Messages = append(req.Messages, anthropicMessage{Role: role, Content: blocks})
 		}
 	}
 	if err := m.err(); err != nil {
@@ -114,9 +114,9 @@ func Anthropic(msgs []promptfmt.Message) (*AnthropicRequest, error) {
 	}
 	switch {
 	case len(system) == 1:
-		req.System = &AnthropicSystem{Text: system[0].Text}
+		req.System = &anthropicSystem{Text: system[0].Text}
 	case len(system) > 1:
-		req.System = &AnthropicSystem{Blocks: system}
+		req.System = &anthropicSystem{Blocks: system}
 	}
 	return req, nil
 }
@@ -159,10 +159,10 @@ func (m *mapper) blankText(i, j int, p *promptfmt.ContentPart) bool {
 }
 
 // anthropicBlocks maps the content of user or assistant message i.
-func (m *mapper) anthropicBlocks(i int) []AnthropicBlock {
+func (m *mapper) anthropicBlocks(i int) []anthropicBlock {
 	msg := &m.msgs[i]
 	parts := content(msg)
-	blocks := make([]AnthropicBlock, 0, len(parts))
+	blocks := make([]anthropicBlock, 0, len(parts))
 	empty := true
 	for j := range parts {
 		p := &parts[j]
@@ -175,7 +175,7 @@ func (m *mapper) anthropicBlocks(i int) []AnthropicBlock {
 		switch {
 		case p.Kind == promptfmt.KindText:
 			if p.Value != "" && m.blankText(i, j, p) {
-				blocks = append(blocks, AnthropicBlock{Type: "text", Text: p.Value})
+				blocks = append(blocks, anthropicBlock{Type: "text", Text: p.Value})
 			}
 		case p.Kind == promptfmt.KindAudio:
 			m.failPart(i, j, "an audio part cannot be expressed")
@@ -190,7 +190,7 @@ func (m *mapper) anthropicBlocks(i int) []AnthropicBlock {
 				ok = false
 			}
 			if ok {
-				blocks = append(blocks, AnthropicBlock{Type: "tool_use", ID: p.ID, Name: p.ToolName, Input: json.RawMessage(p.Value)})
+				blocks = append(blocks, anthropicBlock{Type: "tool_use", ID: p.ID, Name: p.ToolName, Input: json.RawMessage(p.Value)})
 			}
 		case p.Kind == promptfmt.KindToolResult && msg.Role == "user":
 			if _, ok := m.toolResult(i, j, p, true); ok {
@@ -207,17 +207,17 @@ func (m *mapper) anthropicBlocks(i int) []AnthropicBlock {
 }
 
 // anthropicTool maps tool message i: its tool_result blocks.
-func (m *mapper) anthropicTool(i int) []AnthropicBlock {
+func (m *mapper) anthropicTool(i int) []anthropicBlock {
 	msg := &m.msgs[i]
 	if !hasToolResults(msg) {
 		if p, ok := m.toolMessageResult(i); ok {
 			if _, ok := m.toolResult(i, 0, &p, true); ok {
-				return []AnthropicBlock{anthropicResult(&p)}
+				return []anthropicBlock{anthropicResult(&p)}
 			}
 		}
 		return nil
 	}
-	blocks := make([]AnthropicBlock, 0, len(msg.Content))
+	blocks := make([]anthropicBlock, 0, len(msg.Content))
 	for j := range msg.Content {
 		p := &msg.Content[j]
 		switch {
@@ -233,12 +233,12 @@ func (m *mapper) anthropicTool(i int) []AnthropicBlock {
 	return blocks
 }
 
-func anthropicResult(p *promptfmt.ContentPart) AnthropicBlock {
-	return AnthropicBlock{Type: "tool_result", ToolUseID: p.ID, Content: p.Value}
+func anthropicResult(p *promptfmt.ContentPart) anthropicBlock {
+	return anthropicBlock{Type: "tool_result", ToolUseID: p.ID, Content: p.Value}
 }
 
 // anthropicMedia maps an image or file part of a user message.
-func (m *mapper) anthropicMedia(i, j int, p *promptfmt.ContentPart) (AnthropicBlock, bool) {
+func (m *mapper) anthropicMedia(i, j int, p *promptfmt.ContentPart) (anthropicBlock, bool) {
 	ok := true
 	bad := func(format string, args ...any) {
 		m.failPart(i, j, format, args...)
@@ -254,16 +254,16 @@ func (m *mapper) anthropicMedia(i, j int, p *promptfmt.ContentPart) (AnthropicBl
 		bad("an image part with a filename (%q) cannot be expressed", p.Filename)
 	}
 	if p.ID != "" && p.Value == "" {
-		return AnthropicBlock{}, false // the id is all there is
+		return anthropicBlock{}, false // the id is all there is
 	}
 	md, problem := readMedia(p)
 	if problem != "" {
 		bad("%s", problem)
-		return AnthropicBlock{}, false
+		return anthropicBlock{}, false
 	}
-	b := AnthropicBlock{Type: "image"}
+	b := anthropicBlock{Type: "image"}
 	if p.Kind == promptfmt.KindFile {
-		b = AnthropicBlock{Type: "document", Title: p.Filename}
+		b = anthropicBlock{Type: "document", Title: p.Filename}
 	}
 	mt := baseType(md.mediaType)
 	if md.url != "" {
@@ -275,7 +275,7 @@ func (m *mapper) anthropicMedia(i, j int, p *promptfmt.ContentPart) (AnthropicBl
 		} else if p.Kind == promptfmt.KindFile && mt != "" && mt != "application/pdf" {
 			bad("a file of type %q cannot be expressed (Anthropic documents are PDF)", md.mediaType)
 		}
-		b.Source = &AnthropicSource{Type: "url", URL: md.url}
+		b.Source = &anthropicSource{Type: "url", URL: md.url}
 		return b, ok
 	}
 	switch problem := checkMediaType(p.Kind, md.mediaType); {
@@ -286,6 +286,6 @@ func (m *mapper) anthropicMedia(i, j int, p *promptfmt.ContentPart) (AnthropicBl
 	case p.Kind == promptfmt.KindFile && mt != "application/pdf":
 		bad("a file of type %q cannot be expressed (Anthropic documents are PDF)", md.mediaType)
 	}
-	b.Source = &AnthropicSource{Type: "base64", MediaType: mt, Data: md.data}
+	b.Source = &anthropicSource{Type: "base64", MediaType: mt, Data: md.data}
 	return b, ok
 }

@@ -57,6 +57,12 @@ func bench[T any](b *testing.B, keepNames bool, mapping func([]promptfmt.Message
 	})
 }
 
-func BenchmarkOpenAI(b *testing.B)    { bench(b, true, OpenAI) }
-func BenchmarkAnthropic(b *testing.B) { bench(b, false, Anthropic) }
-func BenchmarkGemini(b *testing.B)    { bench(b, false, Gemini) }
+func BenchmarkOpenAI(b *testing.B)    { bench(b, true, mapOpenAI) }
+func BenchmarkAnthropic(b *testing.B) { bench(b, false, exportAnthropic) }
+func BenchmarkGemini(b *testing.B)    { bench(b, false, exportGemini) }
+
+func mapOpenAI(msgs []promptfmt.Message) ([]openAIMessage, error) {
+	m := newMapper(nameOpenAI, "OpenAI", msgs)
+	out := m.openAIMessages(nil)
+	return out, m.err()
+}

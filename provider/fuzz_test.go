@@ -90,8 +90,8 @@ func FuzzExport(f *testing.F) {
 	f.Add([]byte{2, 0, 0xf3, 'a', 0xff, 'b', 0, 0, 1, 0xf2, 0xc3, 0x28, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		msgs := (&fuzzInput{b: data}).messages()
-		for _, name := range Names() {
-			v, err := Export(name, msgs)
+		for _, name := range exportNames() {
+			v, err := export(name, msgs)
 			if err != nil {
 				require.True(t, v == nil, "%s: a request with an error", name)
 				checkErrors(t, name, msgs, err)
@@ -116,7 +116,7 @@ func FuzzExport(f *testing.F) {
 					}
 				}
 			}
-			again, err := Export(name, msgs)
+			again, err := export(name, msgs)
 			require.NoError(t, err)
 			out2, err := json.Marshal(again)
 			require.NoError(t, err)

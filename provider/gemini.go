@@ -9,42 +9,42 @@ import (
 // GeminiRequest is the message part of a generateContent request body:
 // {"system_instruction": ..., "contents": [...]}, with SystemInstruction nil
 // (left out) when there is no system prompt.
-type GeminiRequest struct {
-	SystemInstruction *GeminiContent  `json:"system_instruction,omitempty"`
-	Contents          []GeminiContent `json:"contents"`
+type geminiRequest struct {
+	SystemInstruction *geminiContent  `json:"system_instruction,omitempty"`
+	Contents          []geminiContent `json:"contents"`
 }
 
 // GeminiContent is one turn, role "user" or "model", or the system
 // instruction, which has no role.
-type GeminiContent struct {
+type geminiContent struct {
 	Role  string       `json:"role,omitempty"`
-	Parts []GeminiPart `json:"parts"`
+	Parts []geminiPart `json:"parts"`
 }
 
 // GeminiPart is one part; exactly one of its fields is set.
-type GeminiPart struct {
+type geminiPart struct {
 	Text             string                  `json:"text,omitempty"`
-	InlineData       *GeminiBlob             `json:"inline_data,omitempty"`
-	FileData         *GeminiFileData         `json:"file_data,omitempty"`
-	FunctionCall     *GeminiFunctionCall     `json:"function_call,omitempty"`
-	FunctionResponse *GeminiFunctionResponse `json:"function_response,omitempty"`
+	InlineData       *geminiBlob             `json:"inline_data,omitempty"`
+	FileData         *geminiFileData         `json:"file_data,omitempty"`
+	FunctionCall     *geminiFunctionCall     `json:"function_call,omitempty"`
+	FunctionResponse *geminiFunctionResponse `json:"function_response,omitempty"`
 }
 
 // GeminiBlob is media sent inline: base64 data and its media type.
-type GeminiBlob struct {
+type geminiBlob struct {
 	MIMEType string `json:"mime_type"`
 	Data     string `json:"data"`
 }
 
 // GeminiFileData is media by URI, with its media type when known.
-type GeminiFileData struct {
+type geminiFileData struct {
 	MIMEType string `json:"mime_type,omitempty"`
 	FileURI  string `json:"file_uri"`
 }
 
 // GeminiFunctionCall is a call the model made: the call id (when known),
 // the function's name and its arguments, a JSON object.
-type GeminiFunctionCall struct {
+type geminiFunctionCall struct {
 	ID   string          `json:"id,omitempty"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
@@ -52,7 +52,7 @@ type GeminiFunctionCall struct {
 
 // GeminiFunctionResponse is a function's result: the call id (when known),
 // the function's name and the result, a JSON object.
-type GeminiFunctionResponse struct {
+type geminiFunctionResponse struct {
 	ID       string          `json:"id,omitempty"`
 	Name     string          `json:"name"`
 	Response json.RawMessage `json:"response"`
@@ -61,10 +61,10 @@ type GeminiFunctionResponse struct {
 // Gemini maps msgs to the system instruction and contents of a
 // generateContent request, as the package documentation describes. When
 // something cannot be expressed it returns nil and every problem, joined.
-func Gemini(msgs []promptfmt.Message) (*GeminiRequest, error) {
+func exportGemini(msgs []promptfmt.Message) (*geminiRequest, error) {
 	m := newMapper(nameGemini, "Gemini", msgs)
-	req := &GeminiRequest{Contents: make([]GeminiContent, 0, len(msgs))}
-	var system []GeminiPart
+	req := &geminiRequest{Contents: make([]geminiContent, 0, len(msgs))}
+	var system []geminiPart
 	started := false
 	for i := range msgs {
 		msg := &msgs[i]
@@ -78,7 +78,7 @@ func Gemini(msgs []promptfmt.Message) (*GeminiRequest, error) {
 				continue
 			}
 			for _, t := range m.systemTexts(i) {
-				system = append(system, GeminiPart{Text: t})
+				system = append(system, geminiPart{Text: t})
 			}
 			continue
 		case "user", "tool":
@@ -91,7 +91,7 @@ func Gemini(msgs []promptfmt.Message) (*GeminiRequest, error) {
 			continue
 		}
 		started = true
-		var parts []GeminiPart
+		var parts []geminiPart
 		if msg.Role == "tool" {
 			parts = m.geminiTool(i)
 		} else {
@@ -100,23 +100,23 @@ func Gemini(msgs []promptfmt.Message) (*GeminiRequest, error) {
 		if n := len(req.Contents); n > 0 && req.Contents[n-1].Role == role {
 			req.Contents[n-1].Parts = append(req.Contents[n-1].Parts, parts...)
 		} else {
-			req.Contents = append(req.Contents, GeminiContent{Role: role, Parts: parts})
+			req.Contents = append(req.Contents, geminiContent{Role: role, Parts: parts})
 		}
 	}
 	if err := m.err(); err != nil {
 		return nil, err
 	}
 	if system != nil {
-		req.SystemInstruction = &GeminiContent{Parts: system}
+		req.SystemInstruction = &geminiContent{Parts: system}
 	}
 	return req, nil
 }
 
 // geminiParts maps the content of user or assistant message i.
-func (m *mapper) geminiParts(i int) []GeminiPart {
+func (m *mapper) geminiParts(i int) []geminiPart {
 	msg := &m.msgs[i]
 	parts := content(msg)
-	out := make([]GeminiPart, 0, len(parts))
+	out := make([]geminiPart, 0, len(parts))
 	empty := true
 	for j := range parts {
 		p := &parts[j]
@@ -129,7 +129,7 @@ func (m *mapper) geminiParts(i int) []GeminiPart {
 		switch {
 		case p.Kind == promptfmt.KindText:
 			if p.Value != "" {
-				out = append(out, GeminiPart{Text: p.Value})
+				out = append(out, geminiPart{Text: p.Value})
 			}
 		case p.Kind == promptfmt.KindImage || p.Kind == promptfmt.KindAudio || p.Kind == promptfmt.KindFile:
 			if part, ok := m.geminiMedia(i, j, p); ok {
@@ -142,7 +142,7 @@ func (m *mapper) geminiParts(i int) []GeminiPart {
 				ok = false
 			}
 			if ok {
-				out = append(out, GeminiPart{FunctionCall: &GeminiFunctionCall{ID: p.ID, Name: p.ToolName, Args: json.RawMessage(p.Value)}})
+				out = append(out, geminiPart{FunctionCall: &geminiFunctionCall{ID: p.ID, Name: p.ToolName, Args: json.RawMessage(p.Value)}})
 			}
 		case p.Kind == promptfmt.KindToolResult && msg.Role == "user":
 			if part, ok := m.geminiResult(i, j, p); ok {
@@ -159,17 +159,17 @@ func (m *mapper) geminiParts(i int) []GeminiPart {
 }
 
 // geminiTool maps tool message i: its function responses.
-func (m *mapper) geminiTool(i int) []GeminiPart {
+func (m *mapper) geminiTool(i int) []geminiPart {
 	msg := &m.msgs[i]
 	if !hasToolResults(msg) {
 		if p, ok := m.toolMessageResult(i); ok {
 			if part, ok := m.geminiResult(i, 0, &p); ok {
-				return []GeminiPart{part}
+				return []geminiPart{part}
 			}
 		}
 		return nil
 	}
-	out := make([]GeminiPart, 0, len(msg.Content))
+	out := make([]geminiPart, 0, len(msg.Content))
 	for j := range msg.Content {
 		p := &msg.Content[j]
 		switch {
@@ -187,14 +187,14 @@ func (m *mapper) geminiTool(i int) []GeminiPart {
 
 // geminiResult maps a tool_result part: its tool's name, and the result as
 // a JSON object.
-func (m *mapper) geminiResult(i, j int, p *promptfmt.ContentPart) (GeminiPart, bool) {
+func (m *mapper) geminiResult(i, j int, p *promptfmt.ContentPart) (geminiPart, bool) {
 	name, ok := m.toolResult(i, j, p, false)
 	if !ok {
-		return GeminiPart{}, false
+		return geminiPart{}, false
 	}
 	if name == "" {
 		m.failPart(i, j, "a tool_result for call %q names no tool, and no earlier tool_call has that id", p.ID)
-		return GeminiPart{}, false
+		return geminiPart{}, false
 	}
 	var resp json.RawMessage
 	if jsonObject(p.Value) {
@@ -205,14 +205,14 @@ func (m *mapper) geminiResult(i, j int, p *promptfmt.ContentPart) (GeminiPart, b
 			Output string `json:"output"`
 		}{p.Value}); err != nil {
 			m.failPart(i, j, "%v", err) // a string always encodes: not reached
-			return GeminiPart{}, false
+			return geminiPart{}, false
 		}
 	}
-	return GeminiPart{FunctionResponse: &GeminiFunctionResponse{ID: p.ID, Name: name, Response: resp}}, true
+	return geminiPart{FunctionResponse: &geminiFunctionResponse{ID: p.ID, Name: name, Response: resp}}, true
 }
 
 // geminiMedia maps an image, audio or file part.
-func (m *mapper) geminiMedia(i, j int, p *promptfmt.ContentPart) (GeminiPart, bool) {
+func (m *mapper) geminiMedia(i, j int, p *promptfmt.ContentPart) (geminiPart, bool) {
 	ok := true
 	bad := func(format string, args ...any) {
 		m.failPart(i, j, format, args...)
@@ -228,21 +228,21 @@ func (m *mapper) geminiMedia(i, j int, p *promptfmt.ContentPart) (GeminiPart, bo
 		bad("%s with a filename (%q) cannot be expressed", article(p.Kind), p.Filename)
 	}
 	if p.ID != "" && p.Value == "" {
-		return GeminiPart{}, false // the id is all there is
+		return geminiPart{}, false // the id is all there is
 	}
 	md, problem := readMedia(p)
 	if problem != "" {
 		bad("%s", problem)
-		return GeminiPart{}, false
+		return geminiPart{}, false
 	}
 	if md.url != "" {
 		if problem := checkFamily(p.Kind, md.mediaType); problem != "" {
 			bad("%s", problem)
 		}
-		return GeminiPart{FileData: &GeminiFileData{MIMEType: md.mediaType, FileURI: md.url}}, ok
+		return geminiPart{FileData: &geminiFileData{MIMEType: md.mediaType, FileURI: md.url}}, ok
 	}
 	if problem := checkMediaType(p.Kind, md.mediaType); problem != "" {
 		bad("%s", problem)
 	}
-	return GeminiPart{InlineData: &GeminiBlob{MIMEType: md.mediaType, Data: md.data}}, ok
+	return geminiPart{InlineData: &geminiBlob{MIMEType: md.mediaType, Data: md.data}}, ok
 }

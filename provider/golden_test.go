@@ -96,7 +96,7 @@ func encode(t testing.TB, v any) []byte {
 
 // exported returns the section a provider's answer makes.
 func exported(t *testing.T, name string, msgs []promptfmt.Message) section {
-	v, err := Export(name, msgs)
+	v, err := export(name, msgs)
 	if err != nil {
 		checkErrors(t, name, msgs, err)
 		return section{name: name + ".err", data: []byte(err.Error() + "\n")}
@@ -132,7 +132,7 @@ func TestGolden(t *testing.T) {
 			require.Equal(t, "input.json", sections[0].name, "the first section")
 			msgs := decodeInput(t, sections[0].data)
 			got := []section{sections[0]}
-			for _, name := range Names() {
+			for _, name := range exportNames() {
 				got = append(got, exported(t, name, msgs))
 			}
 			if *update {

@@ -6,92 +6,117 @@ import (
 
 // OpenAIRequest is the message part of a Chat Completions request body:
 // {"messages": [...]}.
-type OpenAIRequest struct {
-	Messages []OpenAIMessage `json:"messages"`
-}
 
-// OpenAIMessage is one message of a Chat Completions request. Content is
+// openAIMessage is one message of a Chat Completions request. Content is
 // nil (left out) for an assistant message that only calls tools; ToolCallID
 // is set on tool messages only.
-type OpenAIMessage struct {
-	Role       string           `json:"role"`
-	Name       string           `json:"name,omitempty"`
-	ToolCallID string           `json:"tool_call_id,omitempty"`
-	Content    *OpenAIContent   `json:"content,omitempty"`
-	ToolCalls  []OpenAIToolCall `json:"tool_calls,omitempty"`
+type openAIMessage struct {
+	Role       string              `json:"role"`
+	Name       string              `json:"name,omitempty"`
+	ToolCallID string              `json:"tool_call_id,omitempty"`
+	Content    *openAIContentValue `json:"content,omitempty"`
+	ToolCalls  []openAIToolCall    `json:"tool_calls,omitempty"`
+	extra      object              // members read that the model has no field for
 }
 
-// OpenAIContent is a message's content: the string Text when Parts is nil,
+// MarshalJSON writes the message's members, then its extra ones.
+func (m openAIMessage) MarshalJSON() ([]byte, error) {
+	type plain openAIMessage
+	b, err := marshal(plain(m))
+	if err != nil {
+		return nil, err
+	}
+	return withExtras(b, m.extra)
+}
+
+// openAIContentValue is a message's content: the string Text when Parts is nil,
 // else the array Parts.
-type OpenAIContent struct {
+type openAIContentValue struct {
 	Text  string
-	Parts []OpenAIPart
+	Parts []openAIPart
 }
 
 // MarshalJSON encodes the content as a string or as an array of parts.
-func (c OpenAIContent) MarshalJSON() ([]byte, error) {
+func (c openAIContentValue) MarshalJSON() ([]byte, error) {
 	if c.Parts != nil {
 		return marshal(c.Parts)
 	}
 	return marshal(c.Text)
 }
 
-// OpenAIPart is one content part; Type says which of the other fields is
+// openAIPart is one content part; Type says which of the other fields is
 // set: "text" (Text), "image_url" (ImageURL), "input_audio" (InputAudio) or
 // "file" (File). Text is a pointer so that an empty text is still sent.
-type OpenAIPart struct {
+type openAIPart struct {
 	Type       string            `json:"type"`
 	Text       *string           `json:"text,omitempty"`
-	ImageURL   *OpenAIImageURL   `json:"image_url,omitempty"`
-	InputAudio *OpenAIInputAudio `json:"input_audio,omitempty"`
-	File       *OpenAIFile       `json:"file,omitempty"`
+	ImageURL   *openAIImageURL   `json:"image_url,omitempty"`
+	InputAudio *openAIInputAudio `json:"input_audio,omitempty"`
+	File       *openAIFile       `json:"file,omitempty"`
+	extra      object
 }
 
-// OpenAIImageURL is an image: an http(s) URL or a data: URI, with an
+// MarshalJSON writes the part's members, then its extra ones.
+func (p openAIPart) MarshalJSON() ([]byte, error) {
+	type plain openAIPart
+	b, err := marshal(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	return withExtras(b, p.extra)
+}
+
+// openAIImageURL is an image: an http(s) URL or a data: URI, with an
 // optional detail hint (low, high, auto).
-type OpenAIImageURL struct {
+type openAIImageURL struct {
 	URL    string `json:"url"`
 	Detail string `json:"detail,omitempty"`
 }
 
-// OpenAIInputAudio is base64 audio data and its format, "wav" or "mp3".
-type OpenAIInputAudio struct {
+// openAIInputAudio is base64 audio data and its format, "wav" or "mp3".
+type openAIInputAudio struct {
 	Data   string `json:"data"`
 	Format string `json:"format"`
 }
 
-// OpenAIFile is a file: its data as a data: URI, or the id of an uploaded
+// openAIFile is a file: its data as a data: URI, or the id of an uploaded
 // file, with an optional filename.
-type OpenAIFile struct {
+type openAIFile struct {
 	FileData string `json:"file_data,omitempty"`
 	FileID   string `json:"file_id,omitempty"`
 	Filename string `json:"filename,omitempty"`
 }
 
-// OpenAIToolCall is one call in an assistant message's tool_calls; Type is
+// openAIToolCall is one call in an assistant message's tool_calls; Type is
 // always "function".
-type OpenAIToolCall struct {
+type openAIToolCall struct {
 	ID       string             `json:"id"`
 	Type     string             `json:"type"`
-	Function OpenAIFunctionCall `json:"function"`
+	Function openAIFunctionCall `json:"function"`
 }
 
-// OpenAIFunctionCall is the function a tool call calls, with its arguments
+// openAIFunctionCall is the function a tool call calls, with its arguments
 // as the JSON text the model wrote.
-type OpenAIFunctionCall struct {
+type openAIFunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
 }
 
-// OpenAI maps msgs to the messages of a Chat Completions request, as the
-// package documentation describes. When something cannot be expressed it
-// returns nil and every problem, joined.
-func OpenAI(msgs []promptfmt.Message) (*OpenAIRequest, error) {
-	m := newMapper(nameOpenAI, "OpenAI", msgs)
-	out := make([]OpenAIMessage, 0, len(msgs))
-	for i := range msgs {
+// openAIMessages maps the document's messages to a Chat Completions
+// body's messages, as the package documentation describes, each with the
+// members its metadata keeps.
+func (m *mapper) openAIMessages(read map[string]bool) []openAIMessage {
+	out := make([]openAIMessage, 0, len(m.msgs))
+	for i := range m.msgs {
 		m.checkMessage(i)
-		switch msgs[i].Role {
+		known := openAIMessageMembers
+		if m.msgs[i].Role != "assistant" {
+			known = nil
+		}
+		extra, parts := m.messageExtras(i, known, openAIMessageOwn, read)
+		m.partExtra = parts
+		start := len(out)
+		switch m.msgs[i].Role {
 		case "system", "developer":
 			out = m.openAIText(out, i)
 		case "user":
@@ -103,56 +128,57 @@ func OpenAI(msgs []promptfmt.Message) (*OpenAIRequest, error) {
 		default:
 			m.badRole(i)
 		}
+		if len(out) > start {
+			out[start].extra = extra
+		}
+		m.partExtra = nil
 	}
-	if err := m.err(); err != nil {
-		return nil, err
-	}
-	return &OpenAIRequest{Messages: out}, nil
+	return out
 }
 
 // openAIPlain maps message i when it is one text part, as a plain string
 // content; ok is false for any other message.
-func (m *mapper) openAIPlain(out []OpenAIMessage, i int, parts []promptfmt.ContentPart) ([]OpenAIMessage, bool) {
-	if len(parts) != 1 || parts[0].Kind != promptfmt.KindText {
-		return out, false
+func (m *mapper) openAIPlain(out []openAIMessage, i int, parts []promptfmt.ContentPart) ([]openAIMessage, bool) {
+	if len(parts) != 1 || parts[0].Kind != promptfmt.KindText || m.partExtra[0] != nil {
+		return out, false // a part with members of its own is an array's
 	}
 	if m.checkPart(i, 0, &parts[0]) {
 		msg := &m.msgs[i]
-		out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: &OpenAIContent{Text: parts[0].Value}})
+		out = append(out, openAIMessage{Role: msg.Role, Name: msg.Name, Content: &openAIContentValue{Text: parts[0].Value}})
 	}
 	return out, true
 }
 
 // openAIText maps a system or developer message, whose content is text.
-func (m *mapper) openAIText(out []OpenAIMessage, i int) []OpenAIMessage {
+func (m *mapper) openAIText(out []openAIMessage, i int) []openAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
 	if plain, ok := m.openAIPlain(out, i, parts); ok {
 		return plain
 	}
-	var cp []OpenAIPart
+	var cp []openAIPart
 	for j := range parts {
 		p := &parts[j]
 		switch {
 		case !m.checkPart(i, j, p):
 		case p.Kind == promptfmt.KindText:
-			cp = append(cp, openAITextPart(p.Value))
+			cp = append(cp, m.withPartExtra(j, openAITextPart(p.Value)))
 		default:
 			m.misplaced(i, j, p)
 		}
 	}
-	return append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(cp)})
+	return append(out, openAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(cp)})
 }
 
 // openAIUser maps a user message: its text and media in a user message,
 // each tool_result in a tool message, in order.
-func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
+func (m *mapper) openAIUser(out []openAIMessage, i int) []openAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
 	if plain, ok := m.openAIPlain(out, i, parts); ok {
 		return plain
 	}
-	var run []OpenAIPart // the user content since the last tool_result
+	var run []openAIPart // the user content since the last tool_result
 	hasContent := false
 	for j := range parts {
 		p := &parts[j]
@@ -164,14 +190,21 @@ func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
 		}
 		switch p.Kind {
 		case promptfmt.KindText:
-			run = append(run, openAITextPart(p.Value))
+			run = append(run, m.withPartExtra(j, openAITextPart(p.Value)))
 		case promptfmt.KindImage, promptfmt.KindAudio, promptfmt.KindFile:
 			if part, ok := m.openAIMedia(i, j, p); ok {
-				run = append(run, part)
+				if back := openAIReadPart(part); back != *p && !m.send {
+					m.failPart(i, j, "%s in a form OpenAI's body does not keep (it reads back as %s)", article(p.Kind), describeMedia(back)).NearestPart = &back
+				}
+				run = append(run, m.withPartExtra(j, part))
 			}
 		case promptfmt.KindToolResult:
+			if !m.send {
+				m.failPart(i, j, "a tool_result in a user message (OpenAI's results are tool messages of their own: promptfmt.Send, or request --as, writes it as one)")
+				continue
+			}
 			if run != nil {
-				out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(run)})
+				out = append(out, openAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(run)})
 				run = nil
 			}
 			if _, ok := m.toolResult(i, j, p, true); ok {
@@ -182,7 +215,7 @@ func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
 		}
 	}
 	if run != nil {
-		out = append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(run)})
+		out = append(out, openAIMessage{Role: msg.Role, Name: msg.Name, Content: openAIContent(run)})
 	}
 	if msg.Name != "" && !hasContent {
 		m.fail(i, promptfmt.ThingName, "a name (%q) on tool results cannot be expressed", msg.Name)
@@ -191,14 +224,14 @@ func (m *mapper) openAIUser(out []OpenAIMessage, i int) []OpenAIMessage {
 }
 
 // openAIAssistant maps an assistant message: its text, then its tool calls.
-func (m *mapper) openAIAssistant(out []OpenAIMessage, i int) []OpenAIMessage {
+func (m *mapper) openAIAssistant(out []openAIMessage, i int) []openAIMessage {
 	msg := &m.msgs[i]
 	parts := content(msg)
 	if plain, ok := m.openAIPlain(out, i, parts); ok {
 		return plain
 	}
-	var cp []OpenAIPart
-	var calls []OpenAIToolCall
+	var cp []openAIPart
+	var calls []openAIToolCall
 	sawCall := false
 	for j := range parts {
 		p := &parts[j]
@@ -211,36 +244,34 @@ func (m *mapper) openAIAssistant(out []OpenAIMessage, i int) []OpenAIMessage {
 				m.failPart(i, j, "a text part after a tool_call cannot be expressed (OpenAI puts an assistant's text before its tool calls)")
 				continue
 			}
-			cp = append(cp, openAITextPart(p.Value))
+			cp = append(cp, m.withPartExtra(j, openAITextPart(p.Value)))
 		case promptfmt.KindToolCall:
 			sawCall = true
 			if m.toolCall(i, j, p, true) {
-				calls = append(calls, OpenAIToolCall{ID: p.ID, Type: "function",
-					Function: OpenAIFunctionCall{Name: p.ToolName, Arguments: p.Value}})
+				calls = append(calls, openAIToolCall{ID: p.ID, Type: "function",
+					Function: openAIFunctionCall{Name: p.ToolName, Arguments: p.Value}})
 			}
 		default:
 			m.misplaced(i, j, p)
 		}
 	}
-	var c *OpenAIContent
+	var c *openAIContentValue
 	if cp != nil {
 		c = openAIContent(cp)
 	}
-	return append(out, OpenAIMessage{Role: msg.Role, Name: msg.Name, Content: c, ToolCalls: calls})
+	return append(out, openAIMessage{Role: msg.Role, Name: msg.Name, Content: c, ToolCalls: calls})
 }
 
 // openAITool maps a tool message: a tool message for each result.
-func (m *mapper) openAITool(out []OpenAIMessage, i int) []OpenAIMessage {
+func (m *mapper) openAITool(out []openAIMessage, i int) []openAIMessage {
 	msg := &m.msgs[i]
 	if msg.Name != "" {
 		m.fail(i, promptfmt.ThingName, "a name (%q) on a tool message cannot be expressed", msg.Name)
 	}
 	if !hasToolResults(msg) {
-		if p, ok := m.toolMessageResult(i); ok {
-			if _, ok := m.toolResult(i, 0, &p, true); ok {
-				out = append(out, openAIToolMessage(&p))
-			}
-		}
+		// STF's ";tool call_id=c1" reply: Document.ForModel makes it a
+		// result; written as it is, it would read back changed.
+		m.fail(i, promptfmt.ThingRole, "a tool message holds the results of calls (tool_result parts); this one holds none")
 		return out
 	}
 	for j := range msg.Content {
@@ -249,8 +280,15 @@ func (m *mapper) openAITool(out []OpenAIMessage, i int) []OpenAIMessage {
 		case !m.checkPart(i, j, p):
 		case p.Kind != promptfmt.KindToolResult:
 			m.misplaced(i, j, p)
+		case !m.send && j > 0:
+			m.failPart(i, j, "a second tool_result in a tool message (OpenAI's tool message holds one: promptfmt.Send, or request --as, writes a message for each)")
 		default:
 			if _, ok := m.toolResult(i, j, p, true); ok {
+				if p.ToolName != "" && !m.send {
+					near := *p
+					near.ToolName = ""
+					m.failPart(i, j, "a tool_result with a tool name (OpenAI's names only the call)").NearestPart = &near
+				}
 				out = append(out, openAIToolMessage(p))
 			}
 		}
@@ -258,25 +296,45 @@ func (m *mapper) openAITool(out []OpenAIMessage, i int) []OpenAIMessage {
 	return out
 }
 
-func openAIToolMessage(p *promptfmt.ContentPart) OpenAIMessage {
-	return OpenAIMessage{Role: "tool", ToolCallID: p.ID, Content: &OpenAIContent{Text: p.Value}}
+func openAIToolMessage(p *promptfmt.ContentPart) openAIMessage {
+	return openAIMessage{Role: "tool", ToolCallID: p.ID, Content: &openAIContentValue{Text: p.Value}}
 }
 
-func openAITextPart(s string) OpenAIPart { return OpenAIPart{Type: "text", Text: &s} }
+func openAITextPart(s string) openAIPart { return openAIPart{Type: "text", Text: &s} }
+
+// openAIReadPart is the part reading a media part back gives, as
+// readOpenAI reads it.
+func openAIReadPart(op openAIPart) promptfmt.ContentPart {
+	switch {
+	case op.ImageURL != nil:
+		return promptfmt.ContentPart{Kind: promptfmt.KindImage, Value: op.ImageURL.URL, Detail: op.ImageURL.Detail}
+	case op.InputAudio != nil:
+		return promptfmt.ContentPart{Kind: promptfmt.KindAudio, Value: op.InputAudio.Data, MediaType: openAIAudioTypes[op.InputAudio.Format]}
+	case op.File != nil:
+		return promptfmt.ContentPart{Kind: promptfmt.KindFile, Value: op.File.FileData, ID: op.File.FileID, Filename: op.File.Filename}
+	}
+	return promptfmt.Text(*op.Text)
+}
+
+// withPartExtra gives part j of the message being mapped its own members.
+func (m *mapper) withPartExtra(j int, p openAIPart) openAIPart {
+	p.extra = m.partExtra[j]
+	return p
+}
 
 // openAIContent is content of parts: a string for one text part.
-func openAIContent(parts []OpenAIPart) *OpenAIContent {
-	if len(parts) == 1 && parts[0].Type == "text" {
-		return &OpenAIContent{Text: *parts[0].Text}
+func openAIContent(parts []openAIPart) *openAIContentValue {
+	if len(parts) == 1 && parts[0].Type == "text" && parts[0].extra == nil {
+		return &openAIContentValue{Text: *parts[0].Text}
 	}
 	if parts == nil {
-		parts = []OpenAIPart{}
+		parts = []openAIPart{}
 	}
-	return &OpenAIContent{Parts: parts}
+	return &openAIContentValue{Parts: parts}
 }
 
 // openAIMedia maps an image, audio or file part of a user message.
-func (m *mapper) openAIMedia(i, j int, p *promptfmt.ContentPart) (OpenAIPart, bool) {
+func (m *mapper) openAIMedia(i, j int, p *promptfmt.ContentPart) (openAIPart, bool) {
 	ok := true
 	bad := func(format string, args ...any) {
 		m.failPart(i, j, format, args...)
@@ -296,17 +354,17 @@ func (m *mapper) openAIMedia(i, j int, p *promptfmt.ContentPart) (OpenAIPart, bo
 	if p.Kind == promptfmt.KindFile && p.ID != "" {
 		if p.Value != "" {
 			bad("a file part with both a file id and data cannot be expressed (OpenAI takes one)")
-			return OpenAIPart{}, false
+			return openAIPart{}, false
 		}
 		if problem := checkFamily(p.Kind, p.MediaType); problem != "" {
 			bad("%s", problem)
 		}
-		return OpenAIPart{Type: "file", File: &OpenAIFile{FileID: p.ID, Filename: p.Filename}}, ok
+		return openAIPart{Type: "file", File: &openAIFile{FileID: p.ID, Filename: p.Filename}}, ok
 	}
 	md, problem := readMedia(p)
 	if problem != "" {
 		bad("%s", problem)
-		return OpenAIPart{}, false
+		return openAIPart{}, false
 	}
 	switch p.Kind {
 	case promptfmt.KindImage:
@@ -324,11 +382,11 @@ func (m *mapper) openAIMedia(i, j int, p *promptfmt.ContentPart) (OpenAIPart, bo
 			}
 			url = md.asDataURI()
 		}
-		return OpenAIPart{Type: "image_url", ImageURL: &OpenAIImageURL{URL: url, Detail: p.Detail}}, ok
+		return openAIPart{Type: "image_url", ImageURL: &openAIImageURL{URL: url, Detail: p.Detail}}, ok
 	case promptfmt.KindAudio:
 		if md.url != "" {
 			bad("an audio URL cannot be expressed (OpenAI takes audio as base64 data)")
-			return OpenAIPart{}, false
+			return openAIPart{}, false
 		}
 		format := openAIAudioFormat(md.mediaType)
 		switch {
@@ -337,16 +395,16 @@ func (m *mapper) openAIMedia(i, j int, p *promptfmt.ContentPart) (OpenAIPart, bo
 		case format == "":
 			bad("audio of type %q cannot be expressed (OpenAI takes wav and mp3)", md.mediaType)
 		}
-		return OpenAIPart{Type: "input_audio", InputAudio: &OpenAIInputAudio{Data: md.data, Format: format}}, ok
+		return openAIPart{Type: "input_audio", InputAudio: &openAIInputAudio{Data: md.data, Format: format}}, ok
 	default: // file
 		if md.url != "" {
 			bad("a file URL cannot be expressed (OpenAI takes file data or a file id)")
-			return OpenAIPart{}, false
+			return openAIPart{}, false
 		}
 		if problem := checkMediaType(p.Kind, md.mediaType); problem != "" {
 			bad("%s", problem)
 		}
-		return OpenAIPart{Type: "file", File: &OpenAIFile{FileData: md.asDataURI(), Filename: p.Filename}}, ok
+		return openAIPart{Type: "file", File: &openAIFile{FileData: md.asDataURI(), Filename: p.Filename}}, ok
 	}
 }
 

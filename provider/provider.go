@@ -14,38 +14,12 @@ import (
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
-// The provider names, as Export takes them and as the Format of their errors.
+// The formats' names, as -f takes them and as the Format of their errors.
 const (
 	nameOpenAI    = "openai"
 	nameAnthropic = "anthropic"
 	nameGemini    = "gemini"
 )
-
-// Names returns the names Export takes, in a new slice: "openai",
-// "anthropic", "gemini".
-func Names() []string { return []string{nameOpenAI, nameAnthropic, nameGemini} }
-
-// Export maps msgs with the mapping of the named provider and returns its
-// request value (*OpenAIRequest, *AnthropicRequest or *GeminiRequest), ready
-// for encoding/json. An unknown name is an error that lists the known ones.
-func Export(name string, msgs []promptfmt.Message) (any, error) {
-	var req any
-	var err error
-	switch name {
-	case nameOpenAI:
-		req, err = OpenAI(msgs)
-	case nameAnthropic:
-		req, err = Anthropic(msgs)
-	case nameGemini:
-		req, err = Gemini(msgs)
-	default:
-		return nil, fmt.Errorf("provider: unknown provider %q (want openai, anthropic or gemini)", name)
-	}
-	if err != nil {
-		return nil, err // a nil interface, not a nil *OpenAIRequest in one
-	}
-	return req, nil
-}
 
 // mapper holds what every mapping needs: the problems found so far and the
 // tool calls seen so far.
@@ -55,6 +29,12 @@ type mapper struct {
 	msgs   []promptfmt.Message
 	errs   []error
 	calls  map[string]string // tool call id → tool name, from earlier parts
+	// send is promptfmt.Send: write what the provider takes in its own
+	// form, rather than refuse what would not read back the same.
+	send bool
+	// partExtra are the members of the message being mapped's parts
+	// beyond the model's fields, by part index.
+	partExtra map[int]object
 }
 
 func newMapper(format, label string, msgs []promptfmt.Message) *mapper {
@@ -71,8 +51,10 @@ func (m *mapper) fail(i int, t promptfmt.Thing, format string, args ...any) *pro
 }
 
 // failPart records a problem with part j (0-based) of message i.
-func (m *mapper) failPart(i, j int, format string, args ...any) {
-	m.fail(i, promptfmt.ThingPart, "part %d: "+format, append([]any{j + 1}, args...)...).Part = j
+func (m *mapper) failPart(i, j int, format string, args ...any) *promptfmt.UnsupportedError {
+	e := m.fail(i, promptfmt.ThingPart, "part %d: "+format, append([]any{j + 1}, args...)...)
+	e.Part = j
+	return e
 }
 
 // err returns the joined problems, or nil.
@@ -127,6 +109,36 @@ func (m *mapper) checkPart(i, j int, p *promptfmt.ContentPart) bool {
 		}
 	}
 	return true
+}
+
+// describeMedia names a media part's form for an error: "an image URL
+// with detail low", "image data of type image/png".
+func describeMedia(p promptfmt.ContentPart) string {
+	var b strings.Builder
+	switch {
+	case p.ID != "":
+		fmt.Fprintf(&b, "the file id %s", short(p.ID))
+	case strings.HasPrefix(p.Value, "data:"):
+		b.WriteString("a data: URI")
+	default:
+		if _, _, isURL := cutScheme(p.Value); isURL {
+			b.WriteString("a URL")
+		} else {
+			b.WriteString("base64 data")
+		}
+	}
+	if p.MediaType != "" {
+		fmt.Fprintf(&b, " of media type %s", p.MediaType)
+	} else {
+		b.WriteString(" with no media type")
+	}
+	if p.Detail != "" {
+		fmt.Fprintf(&b, ", detail %s", p.Detail)
+	}
+	if p.Filename != "" {
+		fmt.Fprintf(&b, ", filename %s", short(p.Filename))
+	}
+	return b.String()
 }
 
 // urlNoun names a URL of a part of kind k: "an image URL".

@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -41,7 +40,7 @@ func compact(t *testing.T, v any) string {
 // outcome is a provider's answer: the compact JSON, or the error text.
 func outcome(t *testing.T, name string, msgs []promptfmt.Message) string {
 	t.Helper()
-	v, err := Export(name, msgs)
+	v, err := export(name, msgs)
 	if err != nil {
 		require.True(t, v == nil, "Export returns a nil interface with an error, not %#v", v)
 		checkErrors(t, name, msgs, err)
@@ -204,7 +203,7 @@ func TestMapping(t *testing.T) {
 			msg("tool", result("c1", "", "r"), text("and text")),
 			{Role: "tool", Content: []promptfmt.ContentPart{text("r")}, Metadata: map[string]any{"tool_call_id": "c1", "call_id": "c2"}},
 		},
-		openai:    "openai: message 2: a name (\"lookup\") on a tool message cannot be expressed\nopenai: message 3: a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)\nopenai: message 4: a tool message must hold tool_result parts, or one text part with its call id in metadata\nopenai: message 5: part 2: a text part in a tool message cannot be expressed\nopenai: message 6: the metadata's tool_call_id \"c1\" and call_id \"c2\" differ",
+		openai:    "openai: message 2: a name (\"lookup\") on a tool message cannot be expressed\nopenai: message 3: a tool message holds the results of calls (tool_result parts); this one holds none\nopenai: message 4: a tool message holds the results of calls (tool_result parts); this one holds none\nopenai: message 5: part 2: a text part in a tool message cannot be expressed\nopenai: message 6: a tool message holds the results of calls (tool_result parts); this one holds none",
 		anthropic: "anthropic: message 2: a name (\"lookup\") cannot be expressed\nanthropic: message 3: a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)\nanthropic: message 4: a tool message must hold tool_result parts, or one text part with its call id in metadata\nanthropic: message 5: part 2: a text part in a tool message cannot be expressed\nanthropic: message 6: the metadata's tool_call_id \"c1\" and call_id \"c2\" differ",
 		gemin:     "gemini: message 2: a name (\"lookup\") cannot be expressed\ngemini: message 3: a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)\ngemini: message 4: a tool message must hold tool_result parts, or one text part with its call id in metadata\ngemini: message 5: part 2: a text part in a tool message cannot be expressed\ngemini: message 6: the metadata's tool_call_id \"c1\" and call_id \"c2\" differ",
 	}, {
@@ -253,37 +252,11 @@ func TestMapping(t *testing.T) {
 	}
 }
 
-func TestExport(t *testing.T) {
-	require.Equal(t, []string{"openai", "anthropic", "gemini"}, Names())
-	names := Names()
-	names[0] = "changed"
-	require.Equal(t, "openai", Names()[0], "Names returns a new slice")
-
-	msgs := []promptfmt.Message{promptfmt.NewMessage("user", "Hi")}
-	v, err := Export("openai", msgs)
-	require.NoError(t, err)
-	require.IsType(t, &OpenAIRequest{}, v)
-	v, err = Export("anthropic", msgs)
-	require.NoError(t, err)
-	require.IsType(t, &AnthropicRequest{}, v)
-	v, err = Export("gemini", msgs)
-	require.NoError(t, err)
-	require.IsType(t, &GeminiRequest{}, v)
-
-	v, err = Export("OpenAI", msgs)
-	require.True(t, v == nil)
-	require.EqualError(t, err, `provider: unknown provider "OpenAI" (want openai, anthropic or gemini)`)
-}
-
-// TestEncodingEscapes: the content types that encode themselves follow the
-// encoder's HTML setting like any other string.
+// TestEncodingEscapes: a body is written without HTML escapes.
 func TestEncodingEscapes(t *testing.T) {
-	req, err := OpenAI([]promptfmt.Message{promptfmt.NewMessage("user", "a<b & c>d")})
-	require.NoError(t, err)
-	escaped, err := json.Marshal(req)
-	require.NoError(t, err)
-	require.Equal(t, `{"messages":[{"role":"user","content":"a\u003cb \u0026 c\u003ed"}]}`, string(escaped))
-	require.Equal(t, `{"messages":[{"role":"user","content":"a<b & c>d"}]}`, compact(t, req))
+	var b bytes.Buffer
+	require.NoError(t, OpenAI.Write(&b, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "a<b & c>d")}}))
+	require.Equal(t, "{\n  \"messages\": [\n    {\n      \"role\": \"user\",\n      \"content\": \"a<b & c>d\"\n    }\n  ]\n}\n", b.String())
 }
 
 func TestCheckBase64(t *testing.T) {
@@ -348,7 +321,7 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	audio := promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("listen"), {Kind: promptfmt.KindAudio, Value: "aGk=", MediaType: "audio/wav"}}}
 	late := promptfmt.NewMessage("system", "late")
 	msgs := []promptfmt.Message{named, audio, promptfmt.NewMessage("assistant", "ok"), late, promptfmt.NewMessage("critic", "x")}
-	_, err := Anthropic(msgs)
+	_, err := exportAnthropic(msgs)
 	var got []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		ue := e.(*promptfmt.UnsupportedError)
@@ -362,11 +335,11 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	}, got)
 
 	fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Messages: msgs}, func(d *promptfmt.Document) error {
-		_, err := Anthropic(d.Messages)
+		_, err := exportAnthropic(d.Messages)
 		return err
 	})
 	require.NoError(t, err)
 	require.Len(t, changes, 4)
-	_, err = Anthropic(fitted.Messages)
+	_, err = exportAnthropic(fitted.Messages)
 	require.NoError(t, err)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,8 +12,8 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	registry "github.com/promptfmt/promptfmt/formats"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
-	"github.com/promptfmt/promptfmt/provider"
 )
 
 // flags makes a subcommand's flag set, whose -h shows the example.
@@ -147,6 +148,14 @@ func (c *cli) printJSON(v any) int {
 	return exitOK
 }
 
+// printBytes prints what a writer wrote.
+func (c *cli) printBytes(b []byte) int {
+	if _, err := c.stdout.Write(b); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
 // loadOne loads the one file the arguments name (standard input when none)
 // and prints its warnings.
 func (c *cli) loadOne(files []string, format string) (*input, int) {
@@ -174,7 +183,7 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	inputsFile := inputsFlag(fs)
 	as, lossy := new(string), new(bool)
 	if !whole {
-		as = fs.String("as", "", "print the messages as a provider's request body expects them: "+strings.Join(provider.Names(), ", "))
+		as = fs.String("as", "", "print the messages as a provider's request body expects them: "+strings.Join(providerNames(), ", "))
 		lossy = fs.Bool("lossy", false, "with --as: change what the provider cannot take, printing each change, instead of failing")
 	}
 	files, status, ok := c.parseFlags(fs, args)
@@ -185,8 +194,8 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	if err != nil {
 		return c.fail(err)
 	}
-	if *as != "" && !slices.Contains(provider.Names(), *as) {
-		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(provider.Names(), ", "))})
+	if *as != "" && !slices.Contains(providerNames(), *as) {
+		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(providerNames(), ", "))})
 	}
 	if *lossy && *as == "" {
 		return c.fail(&usageError{"--lossy applies with --as"})
@@ -215,24 +224,42 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 // export prints msgs as provider as expects them, or why it cannot; with
 // --lossy, what the provider cannot take is changed first.
 func (c *cli) export(in *input, as string, msgs []promptfmt.Message) int {
+	f := providerNamed(as)
+	doc := (&promptfmt.Document{Messages: msgs}).ForModel()
 	if c.lossy {
-		fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Messages: msgs}, func(d *promptfmt.Document) error {
-			_, err := provider.Export(as, d.Messages)
-			return err
-		})
+		fitted, changes, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return f.Write(io.Discard, d, promptfmt.Send()) })
 		if err != nil {
 			c.report(in, err)
 			return exitInvalid
 		}
 		c.changes(in, changes)
-		msgs = fitted.Messages
+		doc = fitted
 	}
-	body, err := provider.Export(as, msgs)
-	if err != nil {
+	var out bytes.Buffer
+	if err := f.Write(&out, doc, promptfmt.Send()); err != nil {
 		c.report(in, err)
 		return exitInvalid
 	}
-	return c.printJSON(body)
+	return c.printBytes(out.Bytes())
+}
+
+// providerNames are the names --as takes.
+func providerNames() []string {
+	var names []string
+	for _, f := range registry.Providers() {
+		names = append(names, f.Name())
+	}
+	return names
+}
+
+// providerNamed is the provider format called name (one of providerNames).
+func providerNamed(name string) promptfmt.Format {
+	for _, f := range registry.Providers() {
+		if f.Name() == name {
+			return f
+		}
+	}
+	panic("no provider " + name)
 }
 
 func (c *cli) runParse(args []string) int {

@@ -205,10 +205,7 @@ func (c *cli) convertToStore(target *formatInfo, args []string, from, inputsFile
 		if slices.Contains(args, "-") {
 			return c.fail(&usageError{"standard input cannot be one of several files to convert"})
 		}
-		if files, err = expand(args, func(name string) bool {
-			f, err := lookupFormat("", name)
-			return err == nil && (from == "" || f.name == from)
-		}); err != nil {
+		if files, err = expand(args, func(name string) bool { return inTree(name, from) }); err != nil {
 			return c.fail(err)
 		}
 	}
@@ -305,10 +302,7 @@ func outputNames(args []string, format, dir, ext string) (files, outs []string, 
 		if arg == "-" {
 			return nil, nil, &usageError{"standard input cannot be one of several files to convert"}
 		}
-		found, err := expand([]string{arg}, func(name string) bool {
-			f, err := lookupFormat("", name)
-			return err == nil && (format == "" || f.name == format)
-		})
+		found, err := expand([]string{arg}, func(name string) bool { return inTree(name, format) })
 		if err != nil {
 			return nil, nil, err
 		}

@@ -239,6 +239,40 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// inTree reports whether a file met in a directory is one to handle: of
+// a known format (of format, when one is given). Decision: a file whose
+// extension only request-body formats read (.json) is one only when its
+// content reads as a body: most JSON files (package.json, a template's
+// inputs) are not prompts, and checking them would report them all.
+func inTree(name, format string) bool {
+	f, err := lookupFormat("", name)
+	if err != nil || format != "" && f.name != format {
+		return false
+	}
+	ext := strings.ToLower(filepath.Ext(name))
+	var owners []promptfmt.Format
+	for _, g := range registry.All() {
+		if slices.Contains(g.Extensions(), ext) {
+			owners = append(owners, g)
+		}
+	}
+	for _, g := range owners {
+		if !slices.ContainsFunc(registry.Providers(), func(p promptfmt.Format) bool { return p.Name() == g.Name() }) {
+			return true
+		}
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return true // reported when read
+	}
+	for _, g := range owners {
+		if g.Sniff(src) && (format == "" || g.Name() == format) {
+			return true
+		}
+	}
+	return false
+}
+
 // lookupFormat finds the format named by -f, or else by file's extension.
 func lookupFormat(name, file string) (*formatInfo, error) {
 	if name == "" {

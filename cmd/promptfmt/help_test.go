@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,7 +34,11 @@ func TestHelpPages(t *testing.T) {
 	for _, f := range formats {
 		out, errOut, status := runCmd(t, "", "help", f.name)
 		require.Equal(t, exitOK, status, errOut)
-		assert.Contains(t, out, "go doc ./"+f.name, "each page says where the whole specification is")
+		pkg := f.name
+		if slices.Contains(providerNames(), f.name) {
+			pkg = "provider"
+		}
+		assert.Contains(t, out, "go doc ./"+pkg, "each page says where the whole specification is")
 		for _, line := range strings.Split(out, "\n") {
 			assert.LessOrEqual(t, len([]rune(line)), 80, "%s: %q", f.name, line)
 		}

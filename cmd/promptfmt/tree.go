@@ -58,10 +58,7 @@ func plural(n int64, word string) string {
 // files. It returns the worst status. After several files it prints a
 // summary line.
 func (c *cli) each(args []string, format, verb, failed string, do func(fc *cli, in *input) int) int {
-	files, err := expand(args, func(name string) bool {
-		f, err := lookupFormat("", name)
-		return err == nil && (format == "" || f.name == format)
-	})
+	files, err := expand(args, func(name string) bool { return inTree(name, format) })
 	if err != nil {
 		return c.fail(err)
 	}

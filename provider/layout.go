@@ -1,0 +1,42 @@
+package provider
+
+// layout is what a provider format's Parse keeps of how the body was
+// written (Document.Layout), so that its Write writes back the same body:
+// the members it read that the model has no field for, and spellings the
+// model does not hold. Another format's document has none, and is written
+// in the canonical spelling, its unknown metadata refused.
+type layout struct {
+	format   string
+	meta     map[string]bool // body members kept in Meta
+	metadata map[string]bool // message (and partKey) members kept in metadata
+	// maxTokens is the member MaxTokens was read from (OpenAI's
+	// max_tokens or max_completion_tokens).
+	maxTokens string
+	// stopString is whether a single stop sequence was a string.
+	stopString bool
+	// camel is whether a Gemini body spelled its members in camelCase.
+	camel bool
+}
+
+// layoutOf returns doc's layout when format's Parse made it, else an
+// empty one.
+func layoutOf(format string, layoutValue any) *layout {
+	if l, ok := layoutValue.(*layout); ok && l.format == format {
+		return l
+	}
+	return &layout{format: format}
+}
+
+func (l *layout) readMeta(key string) {
+	if l.meta == nil {
+		l.meta = map[string]bool{}
+	}
+	l.meta[key] = true
+}
+
+func (l *layout) readMetadata(key string) {
+	if l.metadata == nil {
+		l.metadata = map[string]bool{}
+	}
+	l.metadata[key] = true
+}

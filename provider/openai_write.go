@@ -1,0 +1,133 @@
+package provider
+
+import (
+	"io"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// writeOpenAI writes doc as a Chat Completions request body.
+func writeOpenAI(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) error {
+	var s promptfmt.Settings
+	if err := promptfmt.ApplyOptions(nameOpenAI, &s, nil, opts); err != nil {
+		return err
+	}
+	lay := layoutOf(nameOpenAI, doc.Layout)
+	m := newMapper(nameOpenAI, "OpenAI", doc.Messages)
+	m.send = s.Send
+	msgs := m.openAIMessages(lay.metadata)
+	var body object
+	req := &doc.Request
+	if req.Model != "" {
+		body.add("model", req.Model)
+	}
+	body.add("messages", msgs)
+	reqErrs := append(checkRequest(nameOpenAI, req), openAIRequest(&body, req, lay)...)
+	meta, metaErrs := bodyMeta(nameOpenAI, "OpenAI", doc, openAIBodyMembers, openAIOwn, lay.meta)
+	body = append(body, meta...)
+	if err := joinErrs(m.errs, reqErrs, metaErrs, promptfmt.CommentErrors(doc, nameOpenAI)); err != nil {
+		return err
+	}
+	return writeBody(w, body)
+}
+
+// openAIRequest adds the Request's settings under OpenAI's names.
+func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
+	var errs []error
+	if req.Temperature != nil {
+		body.add("temperature", *req.Temperature)
+	}
+	if req.TopP != nil {
+		body.add("top_p", *req.TopP)
+	}
+	if req.TopK != nil {
+		errs = append(errs, requestError(nameOpenAI, promptfmt.FieldTopK, "a top-k setting (OpenAI's Chat Completions has none)"))
+	}
+	if req.MaxTokens != nil {
+		key := "max_completion_tokens" // the current name; max_tokens when the body read had it
+		if lay.maxTokens != "" {
+			key = lay.maxTokens
+		}
+		body.add(key, *req.MaxTokens)
+	}
+	if req.Stop != nil {
+		if lay.stopString && len(req.Stop) == 1 {
+			body.add("stop", req.Stop[0])
+		} else {
+			body.add("stop", req.Stop)
+		}
+	}
+	if req.Seed != nil {
+		body.add("seed", *req.Seed)
+	}
+	if req.FrequencyPenalty != nil {
+		body.add("frequency_penalty", *req.FrequencyPenalty)
+	}
+	if req.PresencePenalty != nil {
+		body.add("presence_penalty", *req.PresencePenalty)
+	}
+	if req.Tools != nil {
+		tools := make([]object, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			var fn object
+			fn.add("name", t.Name)
+			if t.Description != "" {
+				fn.add("description", t.Description)
+			}
+			if t.Parameters != nil {
+				fn.add("parameters", t.Parameters)
+			}
+			if t.Strict {
+				fn.add("strict", true)
+			}
+			tools = append(tools, object{{"type", "function"}, {"function", fn}})
+		}
+		body.add("tools", tools)
+	}
+	if c := req.ToolChoice; c != nil {
+		switch {
+		case c.Tool != "" && c.Mode == promptfmt.ToolChoiceRequired:
+			body.add("tool_choice", object{{"type", "function"}, {"function", object{{"name", c.Tool}}}})
+		case c.Tool == "" && (c.Mode == promptfmt.ToolChoiceAuto || c.Mode == promptfmt.ToolChoiceNone || c.Mode == promptfmt.ToolChoiceRequired):
+			body.add("tool_choice", c.Mode)
+		default:
+			errs = append(errs, requestError(nameOpenAI, promptfmt.FieldToolChoice, badChoice(c)))
+		}
+	}
+	if o := req.Output; o != nil {
+		switch {
+		case o.Schema == nil && o.Name == "" && o.Description == "" && !o.Strict:
+			body.add("response_format", object{{"type", "json_object"}})
+		case o.Schema == nil:
+			errs = append(errs, requestError(nameOpenAI, promptfmt.FieldOutput,
+				"an output of JSON without a schema but with a name, description or strict (OpenAI's JSON mode has none of them)"))
+		case o.Name == "":
+			// OpenAI needs a name; the nearest request names it "output".
+			e := requestError(nameOpenAI, promptfmt.FieldOutput, "an output schema without a name (OpenAI's json_schema needs one)")
+			near := req.Clone()
+			near.Output.Name = "output"
+			e.NearestRequest = &near
+			errs = append(errs, e)
+		default:
+			var js object
+			js.add("name", o.Name)
+			if o.Description != "" {
+				js.add("description", o.Description)
+			}
+			js.add("schema", o.Schema)
+			if o.Strict {
+				js.add("strict", true)
+			}
+			body.add("response_format", object{{"type", "json_schema"}, {"json_schema", js}})
+		}
+	}
+	return errs
+}
+
+// badChoice describes a ToolChoice no provider takes.
+func badChoice(c *promptfmt.ToolChoice) string {
+	if c.Tool != "" {
+		return "a tool choice naming a tool with mode " + quote(c.Mode) + " (a tool is named with mode required)"
+	}
+	return "a tool choice of mode " + quote(c.Mode) + " (the modes are auto, none and required)"
+}

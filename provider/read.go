@@ -1,0 +1,218 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/lines"
+)
+
+// maxErrors is how many problems a reader reports before it stops: enough
+// to fix a file by, never a flood.
+const maxErrors = 50
+
+// reader reads one request body into a Document: every problem is a
+// ParseError at the value it is about.
+type reader struct {
+	format string
+	src    []byte
+	doc    *promptfmt.Document
+	errs   []error
+	// line counts lines up to offset at, so that the lines of the
+	// messages, read in order, cost one pass over the text.
+	line, at int
+}
+
+// parse reads src as format's body with read, which fills r.doc from
+// the tree. It is every provider format's Parse.
+func parse(format string, src []byte, opts []promptfmt.Option, read func(r *reader, root *jsontree.Value)) (*promptfmt.Document, error) {
+	var s promptfmt.Settings
+	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
+		return nil, err
+	}
+	if err := diag.CheckUTF8(format, src); err != nil {
+		return s.Finish(nil, err)
+	}
+	r := &reader{format: format, src: src, doc: &promptfmt.Document{}, line: 1}
+	text := src
+	if n := lines.SkipBOM(src); n > 0 {
+		// Spaces in its place: positions count its bytes, as the file has them.
+		r.doc.Warnings = append(r.doc.Warnings, diag.Warnf(format, src, 0, "a byte order mark before the JSON text (ignored)"))
+		text = append([]byte("   ")[:n:n], src[n:]...)
+	}
+	root, err := jsontree.Parse(text)
+	if err != nil {
+		var je *jsonvalue.Error
+		if errors.As(err, &je) {
+			pe := diag.Errorf(format, src, je.Offset, "%s", je.Msg)
+			pe.Hint = je.Hint
+			return s.Finish(nil, pe)
+		}
+		return s.Finish(nil, err)
+	}
+	read(r, root)
+	if len(r.errs) > 0 {
+		return s.Finish(nil, errors.Join(r.errs...))
+	}
+	return s.Finish(r.doc, nil)
+}
+
+// errorf records a problem at v.
+func (r *reader) errorf(v *jsontree.Value, format string, args ...any) {
+	r.errorAt(v.Off, format, args...)
+}
+
+// errorAt records a problem at offset off.
+func (r *reader) errorAt(off int, format string, args ...any) {
+	if len(r.errs) < maxErrors {
+		r.errs = append(r.errs, diag.Errorf(r.format, r.src, off, format, args...))
+	}
+}
+
+// lineOf returns the 1-based line of offset off, counting on from the
+// last offset asked for when off is past it.
+func (r *reader) lineOf(off int) int {
+	if off < r.at {
+		r.line, r.at = 1, 0
+	}
+	for i := r.at; i < off; i++ {
+		switch r.src[i] {
+		case '\n':
+			r.line++
+		case '\r':
+			if i+1 >= len(r.src) || r.src[i+1] != '\n' {
+				r.line++
+			}
+		}
+	}
+	r.at = off
+	return r.line
+}
+
+// is reports whether v is of kind k, else records that what should be.
+func (r *reader) is(v *jsontree.Value, k jsontree.Kind, what string) bool {
+	if v.Kind == k {
+		return true
+	}
+	r.errorf(v, "%s must be %s, not %s", what, k, v.Kind)
+	return false
+}
+
+// str returns v's text when v is a string, else records the problem.
+func (r *reader) str(v *jsontree.Value, what string) (string, bool) {
+	if !r.is(v, jsontree.String, what) {
+		return "", false
+	}
+	return v.Str, true
+}
+
+// float reads a number field into *float64.
+func (r *reader) float(v *jsontree.Value, what string) *float64 {
+	if !r.is(v, jsontree.Number, what) {
+		return nil
+	}
+	f, err := strconv.ParseFloat(v.Str, 64)
+	if err != nil { // jsontree has refused what does not fit
+		r.errorf(v, "%s: %v", what, err)
+		return nil
+	}
+	return &f
+}
+
+// integer reads an integer field into *int64.
+func (r *reader) integer(v *jsontree.Value, what string) *int64 {
+	if !r.is(v, jsontree.Number, what) {
+		return nil
+	}
+	i, err := strconv.ParseInt(v.Str, 10, 64)
+	if err != nil {
+		// 1e3 and 2.0 are integers written as floats; the APIs take them.
+		f, ferr := strconv.ParseFloat(v.Str, 64)
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			r.errorf(v, "%s must be an integer, not %s", what, v.Str)
+			return nil
+		}
+		i = int64(f)
+	}
+	return &i
+}
+
+// strings reads an array of strings.
+func (r *reader) strings(v *jsontree.Value, what string) ([]string, bool) {
+	if !r.is(v, jsontree.Array, what) {
+		return nil, false
+	}
+	out := make([]string, 0, len(v.Elems))
+	for i := range v.Elems {
+		s, ok := r.str(&v.Elems[i], fmt.Sprintf("%s[%d]", what, i))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// object reads v as a JSON object into the model's values, for a schema
+// or arguments; nil when v is not an object.
+func (r *reader) object(v *jsontree.Value, what string) map[string]any {
+	if !r.is(v, jsontree.Object, what) {
+		return nil
+	}
+	return v.Any().(map[string]any)
+}
+
+// meta keeps a body member the mapping has no field for in Meta, as read.
+func (r *reader) meta(m *jsontree.Member) {
+	if r.doc.Meta == nil {
+		r.doc.Meta = map[string]any{}
+		r.doc.KeyLines = map[string]int{}
+	}
+	r.doc.Meta[m.Key] = m.Value.Any()
+	r.doc.KeyLines[m.Key] = r.lineOf(m.KeyOff)
+}
+
+// setLine records the line of Request field f, at offset off.
+func (r *reader) setLine(f string, off int) {
+	if r.doc.Request.Lines == nil {
+		r.doc.Request.Lines = map[string]int{}
+	}
+	r.doc.Request.Lines[f] = r.lineOf(off)
+}
+
+// compact returns v's text as compact JSON, as written otherwise: a tool
+// call's arguments or input, kept as the model wrote them.
+func (r *reader) compact(v *jsontree.Value) string {
+	raw := v.Raw(r.src)
+	if v.Kind != jsontree.Object && v.Kind != jsontree.Array {
+		return string(raw)
+	}
+	out := make([]byte, 0, len(raw))
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case in:
+			out = append(out, c)
+			if c == '\\' {
+				i++
+				out = append(out, raw[i])
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+			out = append(out, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			out = append(out, c)
+		}
+	}
+	return string(out)
+}

@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/values"
+)
+
+func quote(s string) string { return strconv.Quote(s) }
+
+// checkRequest reports what no provider can send of req: text that is not
+// UTF-8 (JSON would replace it), a number that is not finite, a tool
+// without a name, a schema that is not JSON-like data.
+func checkRequest(format string, req *promptfmt.Request) []error {
+	var errs []error
+	bad := func(f string, what string, args ...any) *promptfmt.UnsupportedError {
+		e := requestError(format, f, fmt.Sprintf(what, args...))
+		errs = append(errs, e)
+		return e
+	}
+	if !utf8.ValidString(req.Model) {
+		bad(promptfmt.FieldModel, "a model name that is not valid UTF-8")
+	}
+	for f, p := range map[string]*float64{promptfmt.FieldTemperature: req.Temperature, promptfmt.FieldTopP: req.TopP,
+		promptfmt.FieldFrequencyPenalty: req.FrequencyPenalty, promptfmt.FieldPresencePenalty: req.PresencePenalty} {
+		if p != nil && (math.IsNaN(*p) || math.IsInf(*p, 0)) {
+			bad(f, "a %s of %v (%s)", f, *p, values.CheckFloat(*p))
+		}
+	}
+	for _, s := range req.Stop {
+		if !utf8.ValidString(s) {
+			bad(promptfmt.FieldStop, "a stop sequence that is not valid UTF-8")
+			break
+		}
+	}
+	for i, t := range req.Tools {
+		switch {
+		case t.Name == "":
+			bad(promptfmt.FieldTools, "tool %d has no name", i+1).Part = i
+		case !utf8.ValidString(t.Name) || !utf8.ValidString(t.Description):
+			bad(promptfmt.FieldTools, "tool %d: text that is not valid UTF-8", i+1).Part = i
+		case schemaProblem(t.Parameters) != "":
+			bad(promptfmt.FieldTools, "tool %q: its parameters %s", t.Name, schemaProblem(t.Parameters)).Part = i
+		}
+	}
+	if c := req.ToolChoice; c != nil && (!utf8.ValidString(c.Tool) || !utf8.ValidString(c.Mode)) {
+		bad(promptfmt.FieldToolChoice, "a tool choice that is not valid UTF-8")
+	}
+	if o := req.Output; o != nil {
+		switch {
+		case !utf8.ValidString(o.Name) || !utf8.ValidString(o.Description):
+			bad(promptfmt.FieldOutput, "an output name or description that is not valid UTF-8")
+		case schemaProblem(o.Schema) != "":
+			bad(promptfmt.FieldOutput, "an output schema that %s", schemaProblem(o.Schema))
+		}
+	}
+	return errs
+}
+
+// schemaProblem says what keeps a schema from being sent as JSON, "" for
+// nothing.
+func schemaProblem(s map[string]any) string {
+	if s == nil {
+		return ""
+	}
+	if p := jsonvalue.NotJSONLike(s); p != "" {
+		return "holds a value at " + p + " that is not JSON-like data"
+	}
+	if !validText(s) {
+		return "holds text that is not valid UTF-8"
+	}
+	if _, err := jsonvalue.Encode(s); err != nil {
+		return "cannot be written as JSON: " + err.Error()
+	}
+	return ""
+}
+
+// validText reports whether every string and key in v is valid UTF-8.
+func validText(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return utf8.ValidString(v)
+	case map[string]any:
+		for k, x := range v {
+			if !utf8.ValidString(k) || !validText(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if !validText(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
