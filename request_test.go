@@ -99,6 +99,11 @@ func TestRequestCloneAndEqual(t *testing.T) {
 		}
 	}
 	c = fullRequest()
+	c.Tools[0].Parameters, c.Output.Schema = nil, nil
+	if d := c.Clone(); !EqualRequests(c, d) {
+		t.Error("a request without schemas differs from its clone")
+	}
+	c = fullRequest()
 	c.Lines = nil
 	if !EqualRequests(fullRequest(), c) {
 		t.Error("Lines are part of the value")

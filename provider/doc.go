@@ -1,29 +1,87 @@
-// Package provider maps the messages a model receives
-// ([promptfmt.Document.LLMMessages]) to the message part of a provider's
-// request body: typed Go values that encoding/json encodes to exactly what
-// the API expects.
+// Package provider reads and writes providers' request bodies through the
+// model: each is a [promptfmt.Format] of its own, with the same face as
+// the text formats.
 //
-//	OpenAI(msgs)    → {"messages": [...]}                            Chat Completions
-//	Anthropic(msgs) → {"system": ..., "messages": [...]}             Messages
-//	Gemini(msgs)    → {"system_instruction": ..., "contents": [...]} generateContent
+//	OpenAI     {"model", "messages": [...], "temperature", ...}      Chat Completions
+//	Anthropic  {"model", "system", "messages": [...], "max_tokens", ...}  Messages
+//	Gemini     {"system_instruction", "contents": [...], ...}        generateContent
 //
-// The rest of the body (model, max_tokens, tools, ...) is the caller's; the
-// request types embed into a struct of their own:
+// Parse reads a body into a Document: its messages, the request's
+// settings into Document.Request (model, temperature, max tokens, stop
+// sequences, tools, tool choice, the output schema), every other member
+// of the body into Meta and every member of a message or part the model
+// has no field for into the message's metadata, so that Write writes the
+// body back. Write writes a Document as a whole body.
 //
-//	body := struct {
-//		Model string `json:"model"`
-//		*provider.OpenAIRequest
-//	}{"gpt-4o", req}
+// A document is written in two ways. Without options, as a file is
+// written (promptfmt convert, fmt): Write writes only what Parse reads
+// back as the same document, and refuses the rest, offering the nearest
+// form the provider keeps where there is one
+// ([promptfmt.UnsupportedError].NearestPart, NearestRequest). With
+// [promptfmt.Send], to send it: Write writes what the provider takes in
+// the form it takes it, as the sections below describe (results of calls
+// where the provider wants them, media as it wants them); use it on what
+// [promptfmt.Document.ForModel] returns, the messages a model receives
+// without their metadata, as promptfmt messages --as and request --as do.
 //
-// [Export] picks a mapping by name ([Names] lists them) for callers that
-// take the provider as a setting.
+//	doc, err := provider.OpenAI.Parse(body)              // a Chat Completions body
+//	err = provider.Anthropic.Write(w, doc.ForModel(), promptfmt.Send()) // the same request, for Claude
+//
+// # Reading
+//
+// The body is JSON (RFC 8259, UTF-8) read strictly: a member named twice
+// in one object, nesting deeper than 1000 and a number too large for a
+// float64 are errors, as are a message without a role, an unknown role,
+// part or item type (named), a member of the wrong JSON type, a tool
+// result without the id of its call, a call without a name, base64 data
+// that does not decode: each a [*promptfmt.ParseError] at its line and
+// column, several at once, and no document.
+//
+// Decision (nothing dropped): a member of the body that is not a setting
+// the Request holds goes to Meta as read (user, stream, metadata,
+// logit_bias...); a setting whose value the Request cannot hold exactly (a
+// tools list holding a tool that is not a function, a tool_choice with
+// options the model has no field for, a response format that is not a
+// JSON schema or JSON mode) stays in Meta as written, rather than being
+// half read; a member of a message the model has no field for (an
+// assistant's refusal) goes to its metadata, and a member of a content
+// part beyond the model's fields to its message's metadata under
+// "content.N.member" (N the part's index in Content). Write writes them
+// back where they were; a metadata key that no body of the provider has
+// (another format's metadata) is refused. Each message's Line is the line
+// of its object.
+//
+// Decision (one form for one meaning): fmt writes a body in one form: a
+// member order of its own, "content" left out (not null) beside tool
+// calls, a tool message's one text part as a string. The spellings the
+// model does not keep but a body means (max_tokens or
+// max_completion_tokens, a stop sequence given as a string) are kept
+// from the body read.
+//
+// # Reading OpenAI Chat Completions
+//
+// The body is an object with "messages", or a bare array of messages.
+// Roles system, developer, user, assistant and tool; "name" is the
+// message's name. Content is a string (one text part) or parts: text;
+// image_url (Value the URL or data: URI as given, Detail); input_audio
+// (Value the base64 data, MediaType audio/wav or audio/mpeg for the
+// formats wav and mp3); file (Value the file_data data: URI, or ID the
+// file_id; Filename). Content null or left out is one empty text part,
+// but beside tool_calls, which are tool_call parts after the text (Value
+// the arguments as written, ID, ToolName). A tool message is one
+// tool_result part (Value its content: a string, or the text of its one
+// text part; ID its tool_call_id). The settings: model, temperature,
+// top_p, max_completion_tokens or max_tokens (not both), stop, seed,
+// frequency_penalty, presence_penalty, tools (function tools), tool_choice
+// and response_format (json_schema, json_object).
 //
 // # Nothing is dropped or changed silently
 //
-// What a provider cannot express is an error, never left out: each mapping
-// returns nil and every problem at once, each a [*promptfmt.UnsupportedError]
-// (Format "openai", "anthropic" or "gemini"; Index the index into msgs;
-// Line msgs[i].Line; What the problem), joined with errors.Join. A problem
+// What a provider cannot express is an error, never left out: Write
+// writes nothing and returns every problem at once, each a
+// [*promptfmt.UnsupportedError] (Format "openai", "anthropic" or
+// "gemini"; Index the message's index; Line its line; What the problem),
+// joined with errors.Join. A problem
 // with one part starts with its 1-based number: "part 2: ...". Refused
 // everywhere:
 //
@@ -42,12 +100,14 @@
 //   - media the provider cannot take (below), and media data that is not
 //     valid base64.
 //
-// Decision (metadata): Message.Metadata is not sent. It is what a format
-// attaches to a message (tickets, ids, the model a reply came from) and no
-// provider has a place for it; the conversation the model reads is role,
-// name and content. The one use: a "tool" message without tool_result parts
-// (STF's ";tool call_id=c1" then text) holds the result of the call whose id
-// is its "tool_call_id" or "call_id" metadata string.
+// Decision (metadata): what is sent ([promptfmt.Document.ForModel]) has
+// no message metadata: it is what a format attaches to a message
+// (tickets, ids, the model a reply came from) and no provider has a place
+// for it; the conversation the model reads is role, name and content.
+// ForModel turns the one use into what it means: a "tool" message of text
+// whose "tool_call_id" or "call_id" metadata names its call (STF's ";tool
+// call_id=c1") becomes a tool_result part. Written as a file, a message's
+// metadata is written back only where it came from (see Reading).
 //
 // Decision (no content): a message with no parts is read as the one empty
 // text part the model uses for no content.
@@ -79,8 +139,16 @@
 // for it (Gemini's file_data); elsewhere the server reads the type from
 // the resource.
 //
-// # OpenAI Chat Completions
+// # Writing OpenAI Chat Completions
 //
+// The body: "model", "messages", the Request's settings (temperature,
+// top_p, max_completion_tokens, or max_tokens when the body read had it,
+// stop, seed, frequency_penalty, presence_penalty, tools as function
+// tools, tool_choice as a mode or {"type":"function",...}, the output as
+// a json_schema response_format, or json_object for an Output with no
+// schema), then Meta's members. A top-k setting is refused (Chat
+// Completions has none); an output schema without a name is refused with
+// the nearest request, which names it "output" (OpenAI needs a name).
 // Roles system, developer, user, assistant and tool, each message in
 // order, with its name in "name":
 //
@@ -110,12 +178,20 @@
 //     replayed conversation must keep. A text part after a tool_call is
 //     refused: OpenAI puts an assistant's text before its calls.
 //   - Each tool_result part is a message {"role":"tool","tool_call_id",
-//     "content": the result}, in the part's place: a user message holding
-//     text, then results, then text is sent as a user message, tool
-//     messages, a user message. Decision: ToolName on a result is not sent
-//     (the id names the call); see the check above.
-//   - A tool message holds tool_result parts only, or one text part with
-//     its call id in metadata; a name on it is refused.
+//     "content": the result}, in the part's place: with Send, a user
+//     message holding text, then results, then text is sent as a user
+//     message, tool messages, a user message, and a tool message of two
+//     results as two; written as a file, each of these is refused (it
+//     would read back as other messages). Decision: ToolName on a result
+//     is not sent (the id names the call; see the check above), so a
+//     file refuses it, offering the result without it.
+//   - A tool message holds tool_result parts only; a name on it is
+//     refused.
+//   - Written as a file, a media part must be in the one form reading
+//     gives back (an image as a URL or data: URI without a media type,
+//     audio as base64 with audio/wav or audio/mpeg, a file as a data: URI
+//     or an id): another form of the same media is refused, offering that
+//     form (NearestPart); with Send it is written as OpenAI takes it.
 //   - tool_call parts outside assistant messages and tool_result parts
 //     outside user and tool messages are refused.
 //

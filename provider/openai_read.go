@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
@@ -102,7 +101,9 @@ func readOpenAI(r *reader, root *jsontree.Value) {
 			r.keep(m, lay)
 			continue
 		}
-		r.setLine(field, m.KeyOff)
+		if field != "" {
+			r.setLine(field, m.KeyOff)
+		}
 	}
 }
 
@@ -325,7 +326,7 @@ func (r *reader) openAIMessage(v *jsontree.Value, lay *layout) {
 	if calls != nil {
 		r.openAIToolCalls(calls, &msg)
 	}
-	if len(msg.Content) == 0 && calls == nil {
+	if len(msg.Content) == 0 { // no content, and no calls either
 		msg.Content = []promptfmt.ContentPart{promptfmt.Text("")}
 	}
 	r.doc.Messages = append(r.doc.Messages, msg)
@@ -467,7 +468,11 @@ func (r *reader) openAIMedia(p *jsontree.Value, t string) (promptfmt.ContentPart
 			return promptfmt.ContentPart{}, false
 		}
 		if err := checkBase64(data); err != nil {
-			r.errorf(body.Get("data"), "input_audio data is not valid base64: %v", err)
+			at := body.Get("data")
+			if at == nil {
+				at = body
+			}
+			r.errorf(at, "input_audio data is not valid base64: %v", err)
 			return promptfmt.ContentPart{}, false
 		}
 		return promptfmt.ContentPart{Kind: promptfmt.KindAudio, Value: data, MediaType: mt}, true
@@ -488,7 +493,7 @@ func (r *reader) openAIMedia(p *jsontree.Value, t string) (promptfmt.ContentPart
 		case data != "":
 			p := promptfmt.ContentPart{Kind: promptfmt.KindFile, Value: data, Filename: name}
 			if _, problem := readMedia(&p); problem != "" {
-				r.errorf(body.Get("file_data"), "file_data: %s", strings.TrimPrefix(problem, "a file part: "))
+				r.errorf(body.Get("file_data"), "file_data: %s", problem)
 				return promptfmt.ContentPart{}, false
 			}
 			return p, true

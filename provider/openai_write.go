@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // writeOpenAI writes doc as a Chat Completions request body.
@@ -21,7 +23,7 @@ func writeOpenAI(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) 
 	if req.Model != "" {
 		body.add("model", req.Model)
 	}
-	body.add("messages", msgs)
+	body.add("messages", list[openAIMessage](msgs))
 	reqErrs := append(checkRequest(nameOpenAI, req), openAIRequest(&body, req, lay)...)
 	meta, metaErrs := bodyMeta(nameOpenAI, "OpenAI", doc, openAIBodyMembers, openAIOwn, lay.meta)
 	body = append(body, meta...)
@@ -35,10 +37,10 @@ func writeOpenAI(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) 
 func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
 	var errs []error
 	if req.Temperature != nil {
-		body.add("temperature", *req.Temperature)
+		body.add("temperature", number(*req.Temperature))
 	}
 	if req.TopP != nil {
-		body.add("top_p", *req.TopP)
+		body.add("top_p", number(*req.TopP))
 	}
 	if req.TopK != nil {
 		errs = append(errs, requestError(nameOpenAI, promptfmt.FieldTopK, "a top-k setting (OpenAI's Chat Completions has none)"))
@@ -61,10 +63,10 @@ func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
 		body.add("seed", *req.Seed)
 	}
 	if req.FrequencyPenalty != nil {
-		body.add("frequency_penalty", *req.FrequencyPenalty)
+		body.add("frequency_penalty", number(*req.FrequencyPenalty))
 	}
 	if req.PresencePenalty != nil {
-		body.add("presence_penalty", *req.PresencePenalty)
+		body.add("presence_penalty", number(*req.PresencePenalty))
 	}
 	if req.Tools != nil {
 		tools := make([]object, 0, len(req.Tools))
@@ -82,7 +84,7 @@ func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
 			}
 			tools = append(tools, object{{"type", "function"}, {"function", fn}})
 		}
-		body.add("tools", tools)
+		body.add("tools", list[object](tools))
 	}
 	if c := req.ToolChoice; c != nil {
 		switch {
@@ -122,6 +124,16 @@ func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
 		}
 	}
 	return errs
+}
+
+// number is a setting's float written as encoding/json writes it (0.5,
+// and 1 for 1.0): the Request holds a float, whichever way it was written.
+func number(f float64) json.RawMessage {
+	b, err := jsonvalue.Encode(f)
+	if err != nil {
+		return json.RawMessage("null") // checkRequest has refused it
+	}
+	return b
 }
 
 // badChoice describes a ToolChoice no provider takes.

@@ -23,47 +23,78 @@ type member struct {
 // add appends a member.
 func (o *object) add(key string, value any) { *o = append(*o, member{key, value}) }
 
-// MarshalJSON writes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, m := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, err := marshal(m.key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
+// AppendJSON writes the members in order.
+func (o object) AppendJSON(b []byte) ([]byte, error) {
+	b, err := o.appendMembers(append(b, '{'), false)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
 }
 
+// MarshalJSON is AppendJSON, for encoding/json.
+func (o object) MarshalJSON() ([]byte, error) { return o.AppendJSON(nil) }
+
+// appendMembers appends o's members as "key":value pairs. With more, b
+// holds an object's members already (a comma comes first) and the object
+// is closed after them: the extra members of a message or part, what it
+// carried beyond the mapping's fields, written back as read.
+func (o object) appendMembers(b []byte, more bool) ([]byte, error) {
+	for i, m := range o {
+		if i > 0 || more {
+			b = append(b, ',')
+		}
+		b = append(jsonvalue.AppendString(b, m.key), ':')
+		var err error
+		if b, err = jsonvalue.Append(b, m.value); err != nil {
+			return nil, err
+		}
+	}
+	if more {
+		b = append(b, '}')
+	}
+	return b, nil
+}
+
+// list is a JSON array of values that write themselves.
+type list[T jsonvalue.Appender] []T
+
+// AppendJSON writes the array.
+func (l list[T]) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i, x := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = x.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
 // withExtras returns the JSON object plain with the members of extra
 // after its own: what a message or part carried beyond the mapping's
-// fields, written back as read.
+// fields, written back as read (for a MarshalJSON; an AppendJSON calls
+// extra.appendMembers).
 func withExtras(plain []byte, extra object) ([]byte, error) {
 	if len(extra) == 0 {
 		return plain, nil
 	}
-	more, err := extra.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
 	plain = bytes.TrimSuffix(plain, []byte("}"))
-	if len(plain) > 1 {
-		plain = append(plain, ',')
-	}
-	return append(plain, more[1:]...), nil
+	return extra.appendMembers(plain, len(plain) > 1)
 }
 
 // writeBody writes a body as the command prints JSON: indented by two
 // spaces, a final newline.
-func writeBody(w io.Writer, body any) error { return jsonvalue.Write(w, body) }
+func writeBody(w io.Writer, body any) error {
+	b, err := jsonvalue.Append(nil, body)
+	if err != nil {
+		return err
+	}
+	return jsonvalue.Indent(w, b)
+}
 
 // bodyMeta is how a writer puts a document's Meta into a body: each key a
 // member of the body, after the mapping's own, in sorted order. A key is
