@@ -48,7 +48,7 @@ func TestMessagesExample(t *testing.T) {
 	require.Len(t, msgs, 4)
 	assert.Equal(t, "system", msgs[0]["role"])
 	assert.Equal(t, "Ross", msgs[3]["name"])
-	assert.Equal(t, map[string]any{"ticket": "T-2291"}, msgs[3]["metadata"])
+	assert.Nil(t, msgs[3]["metadata"], "what a model receives: no metadata (parse shows it)")
 	assert.Contains(t, out, `"value": "My card was charged twice`)
 	assert.NotContains(t, out, `\u003c`, "no HTML escaping")
 }
@@ -60,6 +60,7 @@ func TestParseCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, "support-triage", doc["agent"].(map[string]any)["name"], "a .prompty file is a template: its agent")
 	assert.Len(t, doc["messages"], 4)
+	assert.Equal(t, map[string]any{"ticket": "T-2291"}, doc["messages"].([]any)[3].(map[string]any)["metadata"])
 
 	out, _, status = runCmd(t, "", "parse", "../../testdata/examples/review.md")
 	require.Equal(t, 0, status)

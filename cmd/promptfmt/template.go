@@ -82,7 +82,7 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 		out["messages"] = msgs
 		return c.printJSON(out)
 	}
-	return c.printJSON(msgs)
+	return c.printJSON((&promptfmt.Document{Messages: msgs}).ForModel().Messages)
 }
 
 // runPrompty is "promptfmt prompty render".
