@@ -65,12 +65,14 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 			b.WriteString("\n" + body + "\n")
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(doc.Meta)) {
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		if k != SchemaKey {
 			fail(-1, promptfmt.ThingMeta, "metadata %q (PDL keeps only a schema)", k).Key = k
 		}
 	}
-	if v, ok := doc.Meta[SchemaKey]; ok {
+	if v, ok := meta[SchemaKey]; ok {
 		s, isString := v.(string)
 		switch {
 		case !isString:

@@ -61,6 +61,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(doc.Meta) > 0 {
 		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
+	errs = append(errs, requestErrors(doc)...)
 	var b bytes.Buffer
 	for i := range doc.Messages {
 		m := &doc.Messages[i]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
@@ -30,6 +31,9 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		return err
 	}
 	errs := promptfmt.CommentErrors(doc, format)
+	// The front matter records where a prompt came from (its model
+	// included), not a request: no setting has a home here.
+	errs = append(errs, homes.Homeless(format, &doc.Request, nil)...)
 	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)

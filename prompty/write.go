@@ -35,17 +35,19 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	}
 	var b strings.Builder
 	errs := promptfmt.CommentErrors(doc, format)
-	if len(doc.Meta) > 0 {
-		if err := writeFrontMatter(&b, doc); err != nil {
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	if len(meta) > 0 {
+		if err := writeFrontMatter(&b, meta, doc.MetaNode); err != nil {
 			errs = append(errs, err)
 		}
-		checkMeta(doc.Meta, func(key, what string) {
+		checkMeta(meta, func(key, what string) {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key,
 				What: what + " (Load and Prepare would refuse the file)"})
 		})
 	}
 	body := b.Len()
-	eng, _ := engine(doc.Meta)
+	eng, _ := engine(meta)
 	lay, _ := doc.Layout.(*layout)
 	// A string read from a .prompty file is template source and is
 	// written as it is; any other is what the model is to receive, and is
@@ -109,7 +111,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		return err
 	}
 	if escaped && !source {
-		if err := rendersBack(doc, out, body, want); err != nil {
+		if err := rendersBack(doc, meta, out, body, want); err != nil {
 			return err
 		}
 	}
@@ -130,10 +132,10 @@ func readsBack(doc *promptfmt.Document, out string, written []promptfmt.Message)
 // rendersBack checks that the file out, loaded and prepared without
 // inputs (a required input given a value, which no escaped text uses),
 // gives the messages the document holds.
-func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt.Message) error {
+func rendersBack(doc *promptfmt.Document, meta map[string]any, out string, body int, want []promptfmt.Message) error {
 	d := &decoder{}
 	a := &Agent{Instructions: strings.TrimRight(out[body:], "\r\n")}
-	if err := d.agent(a, doc.Meta); err != nil {
+	if err := d.agent(a, meta); err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, What: err.Error()}
 	}
 	inputs := map[string]any{}
@@ -321,11 +323,12 @@ func writeString(b *strings.Builder, key, v string) {
 	b.WriteByte('"')
 }
 
-// writeFrontMatter writes doc.Meta as YAML. It writes the node Meta was
+// writeFrontMatter writes meta, doc.Meta with the Request put back, as
+// YAML. It writes the node Meta was
 // read from when that still holds the same values, keeping the author's
 // order and comments. Otherwise it writes a fresh mapping with sorted keys.
-func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
-	out, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
+func writeFrontMatter(b *strings.Builder, meta map[string]any, node any) error {
+	out, err := yamlmeta.Encode(meta, node)
 	if err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "front matter: " + err.Error(), Thing: promptfmt.ThingMeta}
 	}

@@ -48,12 +48,14 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		lead = lead[:n]
 	}
 	b = appendComments(b, doc, lead)
-	if blocks := l.meta; len(blocks) > 0 && jsonvalue.Equal(decodeBlocks(blocks, "meta"), doc.Meta) {
+	meta, rerrs := putRequest(doc, l)
+	errs = append(errs, rerrs...)
+	if blocks := l.meta; len(blocks) > 0 && jsonvalue.Equal(decodeBlocks(blocks, "meta"), meta) {
 		for _, data := range blocks {
 			b = appendBlock(b, ";meta\n", data)
 		}
-	} else if len(doc.Meta) > 0 {
-		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
+	} else if len(meta) > 0 {
+		out, err := json5.Append(append(b, ";meta\n"...), meta)
 		if err != nil {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
 		}
