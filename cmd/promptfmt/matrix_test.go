@@ -128,10 +128,10 @@ func TestMetadataHomes(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--lossy", "-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}}, // front matter into ;meta (not model: see below)
-		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},     // _head a hidden message, % lines kept
+		{[]string{"--lossy", "-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}},                      // front matter into ;meta (not model: see below)
+		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},                                // _head a hidden message, % lines kept
 		{[]string{"-t", "stf", "--context", dir + "pick.json", dir + "pick.pdl"}, []string{"output: {\n    schema: {\n      items: {"}}, // the schema into ;meta, as the request's output
-		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},        // attributes into arguments
+		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},                                   // attributes into arguments
 	} {
 		out, errOut, status := runCmd(t, "", append([]string{"convert"}, tc.args...)...)
 		require.Equal(t, exitOK, status, errOut)
