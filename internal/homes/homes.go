@@ -152,7 +152,8 @@ func Take(meta map[string]any, homes []Home, r *promptfmt.Request, line func(pat
 		if k.fields == nil {
 			k.fields = map[string]kept{}
 		}
-		k.fields[h.Field] = kept{path: h.Path, raw: raw, value: v}
+		// A copy: a caller may change the Request's maps in place.
+		k.fields[h.Field] = kept{path: h.Path, raw: raw, value: clone(v)}
 		rest = without(rest, h.Path)
 	}
 	if len(rest) == 0 && len(meta) > 0 {
@@ -425,7 +426,7 @@ func Homeless(format string, r *promptfmt.Request, homes []Home) []error {
 	var errs []error
 	for _, field := range r.Fields() {
 		if !slices.ContainsFunc(homes, func(h Home) bool { return h.Field == field }) {
-			errs = append(errs, refuse(format, field, fmt.Sprintf("the request's %s (a %s file has no place for it)", field, format)))
+			errs = append(errs, refuse(format, field, fmt.Sprintf("the request's %s (%s has no place for it)", field, format)))
 		}
 	}
 	return errs
@@ -491,4 +492,23 @@ func depth(v any) int {
 		return d + 1
 	}
 	return 0
+}
+
+// clone copies v's lists and maps.
+func clone(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, x := range v {
+			c[k] = clone(x)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = clone(x)
+		}
+		return c
+	}
+	return v
 }

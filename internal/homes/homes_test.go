@@ -129,6 +129,15 @@ func TestPut(t *testing.T) {
 	require.Empty(t, errs)
 	assert.True(t, jsonvalue.Equal(meta, out), "%v", out)
 
+	// Changed in place: the new value (Take kept a copy of the old).
+	th := append(testHomes, Home{Field: promptfmt.FieldTools, Path: []string{"tools"}, Read: func(v any) (any, error) { return clone(v), nil }})
+	var rt promptfmt.Request
+	rest2, kept2, _ := Take(map[string]any{"tools": []any{map[string]any{"name": "f", "parameters": map[string]any{"type": "object"}}}}, th, &rt, nil)
+	rt.Tools[0].Parameters["type"] = "array"
+	out, errs = Put("f", rest2, &rt, th, kept2)
+	require.Empty(t, errs)
+	assert.Equal(t, "array", out["tools"].([]any)[0].(map[string]any)["parameters"].(map[string]any)["type"])
+
 	// Changed: the new value, as the Request holds it.
 	r.Temperature = ptr(0.5)
 	out, errs = Put("f", rest, &r, testHomes, kept)
