@@ -8,61 +8,17 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-// settings has every home of a setting, written as authors write them
-// (integers where the Request holds floats, a mapping of properties, a
-// comment), and what is no setting beside them.
-const settings = `---
-name: weather
-model:
-  id: gpt-4o
-  provider: openai # kept in Meta
-  options:
-    temperature: 1
-    maxOutputTokens: 512
-    topP: 0.9
-    topK: 40
-    frequencyPenalty: 0.5
-    presencePenalty: -0.5
-    seed: 7
-    stopSequences: [END]
-    allowMultipleToolCalls: true
-tools:
-  - name: get_weather
-    kind: function
-    description: Weather now
-    strict: true
-    parameters:
-      city:
-        kind: string
-        required: true
-      unit:
-        kind: string
-        nullable: true
-        enumValues: [c, f]
-      days:
-        kind: array
-        items:
-          kind: integer
-        example: [1, 2]
-outputs:
-  - name: summary
-    kind: string
-    description: One line
-    required: true
-  - name: rain
-    kind: boolean
-    default: false
----
-user:
-Is it raining?
-`
-
+// testdata/canonical/settings.prompty has every home of a setting,
+// written as authors write them (integers where the Request holds floats,
+// a mapping of properties, a comment), and what is no setting beside
+// them; settingsRequest is what it says.
 func settingsRequest() promptfmt.Request {
 	obj := func(kv ...any) map[string]any {
 		m := map[string]any{}
@@ -88,6 +44,7 @@ func settingsRequest() promptfmt.Request {
 }
 
 func TestRequestRead(t *testing.T) {
+	settings := string(canonicalFiles(t)["settings.prompty"])
 	doc, err := Parse([]byte(settings))
 	require.NoError(t, err)
 	assert.True(t, promptfmt.EqualRequests(settingsRequest(), doc.Request), "%+v", doc.Request)
@@ -273,4 +230,30 @@ func TestRequestRefusals(t *testing.T) {
 	// Front matter that would read as a setting the document does not make.
 	e := refusals(&promptfmt.Document{Messages: msgs, Meta: map[string]any{"model": map[string]any{"id": "x"}}})
 	assert.Equal(t, [2]any{promptfmt.ThingMeta, "model"}, [2]any{e[0].Thing, e[0].Key})
+}
+
+// FuzzPropertyList: no JSON Schema panics the conversion to a property
+// list, and one converted reads back as the same schema (what Write
+// relies on).
+func FuzzPropertyList(f *testing.F) {
+	for _, s := range []string{`{"type":"object","properties":{"a":{"type":["string","null"],"enum":["x",null]}},"required":["a"]}`,
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"b":{"type":"array","items":{"type":"integer"}}},"required":["b"]}}}`,
+		`{"type":"object","properties":{"e":{"type":"number","examples":[1],"default":2.5,"description":"d"}}}`, `{"type":"object"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		v, err := jsonvalue.Decode(src)
+		s, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return
+		}
+		list, err := propertyList(s, 0)
+		if err != nil {
+			return
+		}
+		back, err := propertiesSchema(list, 0)
+		if err != nil || !jsonvalue.Equal(back, s) {
+			t.Fatalf("%s came back as %v (%v)", src, back, err)
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"os"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -13,24 +14,9 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// settings is a file with every setting in ;meta, in the Request's JSON
-// shape, beside a key that is no setting; fullRequest is what it says.
-const settings = `;meta
-{
-  // the model and how it samples
-  model: 'gpt-4o', temperature: 1, topP: 0.9, topK: 40, maxTokens: 512,
-  stop: ['END'], seed: 7, frequencyPenalty: 0.5, presencePenalty: -0.5,
-  tools: [{name: 'get_weather', description: 'Weather now', strict: true,
-    parameters: {type: 'object', properties: {city: {type: 'string'}}}}],
-  toolChoice: {mode: 'required', tool: 'get_weather'},
-  output: {name: 'answer', schema: {type: 'object'}, strict: true},
-  title: 'Weather',
-}
-;end
-;user
-Is it raining?
-`
-
+// testdata/canonical/settings.stf has every setting in ;meta, in the
+// Request's JSON shape, beside a key that is no setting; fullRequest is
+// what it says.
 func fullRequest() promptfmt.Request {
 	return promptfmt.Request{
 		Model: "gpt-4o", Temperature: ptr(1.0), TopP: ptr(0.9), TopK: ptr(int64(40)), MaxTokens: ptr(int64(512)),
@@ -43,7 +29,10 @@ func fullRequest() promptfmt.Request {
 }
 
 func TestRequestRead(t *testing.T) {
-	doc, err := Parse([]byte(settings))
+	src, err := os.ReadFile("testdata/canonical/settings.stf")
+	require.NoError(t, err)
+	settings := string(src)
+	doc, err := Parse(src)
 	require.NoError(t, err)
 	assert.True(t, promptfmt.EqualRequests(fullRequest(), doc.Request), "%+v", doc.Request)
 	assert.Equal(t, map[string]any{"title": "Weather"}, doc.Meta, "Meta keeps what the Request does not hold")

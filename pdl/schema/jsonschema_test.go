@@ -91,3 +91,31 @@ func TestJSONSchemaRoundTrip(t *testing.T) {
 	}
 	require.Greater(t, converted, 300)
 }
+
+// FuzzFromJSONSchema: no JSON value panics FromJSONSchema, and one it
+// takes is exactly JSONSchema of the schema it gives.
+func FuzzFromJSONSchema(f *testing.F) {
+	for _, s := range []string{`{"type":"integer","minimum":1}`, `{"type":"array","items":{"type":"string","maxLength":3},"maxItems":2}`,
+		`{"type":"object","properties":{"a":{"type":"number","maximum":0.5}},"required":["a"],"additionalProperties":false}`,
+		`{"type":"object","properties":{},"additionalProperties":false}`, `{"type":"number","minimum":1.0}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		v, err := jsonvalue.Decode(src)
+		j, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return
+		}
+		s, err := FromJSONSchema(j)
+		if err != nil {
+			return
+		}
+		back, ok := s.JSONSchema()
+		if !ok || !jsonvalue.Equal(back, j) {
+			t.Fatalf("%s came back as %v", src, back)
+		}
+		if _, err := Parse([]byte(s.String())); err != nil {
+			t.Fatalf("%s: %q does not parse: %v", src, s.String(), err)
+		}
+	})
+}
