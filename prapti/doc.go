@@ -154,6 +154,40 @@
 // has no line of its own (Line 0, as upstream); its refusals name the
 // line of its first configuration line.
 //
+// # Settings
+//
+// The configuration lines stay where they are, in the messages'
+// Metadata; Document.Request is their effect on the request Prapti sends
+// through its default responder ("default", the openai.chat one its
+// fallback configuration makes), each field at the line that decided it:
+//
+//	model, temperature       responders.default.model (.temperature), else
+//	                         the variable it is bound to: model or vars.model
+//	top_p, max_tokens, stop  responders.default.top_p, .max_tokens, .stop
+//	presence_penalty,        responders.default.presence_penalty,
+//	frequency_penalty        .frequency_penalty
+//
+// as Assignments has them (enabled lines of enabled messages, "!" lines
+// in the last message only), the last assignment of a name winning.
+// Decision: upstream's binding is followed, so an assignment to
+// responders.default.model wins over the variable whatever their order
+// (it replaces the binding), and var(NAME) is resolved through the
+// variables, at most 20 deep. null is the responder's default, which the
+// Request says by leaving the field out; a stop string is a list of one.
+// openai.chat has no top_k, seed, tools, tool choice or output schema;
+// the variables top_p or max_tokens are read by no responder. Actions
+// are not run: Decision: responder.new and responder.push, which would
+// make another responder active, are not followed. A line that sets a
+// field to what the Request cannot hold (temperature = "hot", a
+// var() never assigned) leaves the field out, with a warning at the line.
+//
+// Decision: Write refuses (promptfmt.ThingRequest) each field of the
+// Request that differs from what the configuration lines it writes set:
+// Prapti keeps settings as lines of the conversation, and adding lines
+// would add text to messages. The refusal offers what the lines set as
+// the nearest request, which Adapt takes; a field no line sets is
+// dropped.
+//
 // # Writing
 //
 // Write emits the layout Append produces, verified to read back as the

@@ -11,10 +11,10 @@ import (
 	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
-// Responder is the name of the responder whose settings are the Request:
+// responder is the name of the responder whose settings are the Request:
 // the one Prapti's fallback configuration creates ("% responder.new
 // default openai.chat").
-const Responder = "default"
+const responder = "default"
 
 // settings are the fields of openai.chat's configuration that the Request
 // holds, by their Prapti names; bound are those a responder binds to the
@@ -72,7 +72,7 @@ func request(doc *promptfmt.Document) (promptfmt.Request, []problem) {
 		return ConfigLine{}, false
 	}
 	for _, s := range settings {
-		a, ok := last["responders."+Responder+"."+s.name]
+		a, ok := last["responders."+responder+"."+s.name]
 		c := a.c
 		if !ok && s.bound {
 			c, ok = variable(s.name)

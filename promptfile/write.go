@@ -21,7 +21,8 @@ import (
 // was read), "---", a blank line, then the body, with no BOM. The body's
 // bytes are never changed, so its hash stays valid. A document the format
 // cannot express (not exactly one message, a role other than user, a name,
-// metadata, non-text parts, a body starting with a blank line, which
+// metadata, non-text parts, settings (doc.Request: a prompt file records
+// provenance, not a request), a body starting with a blank line, which
 // reading skips, a body not in canonical form: LF line endings and a final
 // LF) is an error naming each thing, and nothing is written. For a body
 // not in canonical form the error's Nearest holds that form, which Adapt

@@ -14,9 +14,10 @@ import (
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
-// Write writes doc in canonical Prompty form: front matter when doc.Meta is
-// not empty (doc.MetaNode when it still holds the same values, so the
-// author's key order and comments stay; else keys sorted), then each
+// Write writes doc in canonical Prompty form: front matter when doc.Meta or
+// doc.Request is not empty (the settings put back where Settings in the
+// package documentation says; doc.MetaNode when it still holds the same
+// values, so the author's key order and comments stay; else keys sorted), then each
 // message as its boundary line (`role:`, or `role[name="…", k=v]:` with the
 // name first and the other metadata keys sorted), its text, and a line
 // break, with a blank line between messages.
@@ -27,7 +28,8 @@ import (
 // a carriage return, with a leading or trailing empty line (Prompty trims
 // those) or with a line that would read as a boundary; metadata that is not a
 // string, bool or number, whose key is not a word, or whose string holds a
-// line break; and a "name" metadata key (the name attribute is Message.Name).
+// line break; a "name" metadata key (the name attribute is Message.Name);
+// and settings the front matter cannot hold (see Settings).
 // Write takes none of this package's options.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	if _, err := newConfig(opts, "Write"); err != nil {

@@ -18,8 +18,9 @@ import (
 // shape. Every Document can be written, so Parse(Write(doc)) equals doc;
 // the only errors are values no format could hold (strings that are not
 // UTF-8, metadata that is not JSON-like, parts of unknown kinds or with
-// fields their kind does not use), one UnsupportedError each, joined, and
-// then nothing is written. A message without content is written, and read
+// fields their kind does not use, settings that are not finite) and Meta
+// keys that would read as settings (see Settings), one UnsupportedError
+// each, joined, and then nothing is written. A message without content is written, and read
 // back, as one empty text part. It takes Parse's options, so that one
 // list serves both; none changes what it writes.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {

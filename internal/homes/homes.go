@@ -72,7 +72,10 @@ type NearestError struct {
 	Err   error
 }
 
+// Error is the reason the home cannot hold the value.
 func (e *NearestError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the reason.
 func (e *NearestError) Unwrap() error { return e.Err }
 
 // ToolError is a Write error about one tool of the list: Put refuses that
@@ -82,7 +85,10 @@ type ToolError struct {
 	Err   error
 }
 
+// Error reads "tool 2: reason".
 func (e *ToolError) Error() string { return fmt.Sprintf("tool %d: %v", e.Index+1, e.Err) }
+
+// Unwrap returns the reason.
 func (e *ToolError) Unwrap() error { return e.Err }
 
 // Problem is a value found at a home that the Request cannot hold: it
