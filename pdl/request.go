@@ -19,15 +19,15 @@ var requestHomes = []homes.Home{{Field: promptfmt.FieldOutput, Path: []string{Sc
 func readOutput(v any) (any, error) {
 	text, ok := v.(string)
 	if !ok {
-		return nil, homes.Skip
+		return nil, homes.ErrSkip
 	}
 	s, err := schema.Parse([]byte(text))
 	if err != nil {
-		return nil, homes.Skip
+		return nil, homes.ErrSkip
 	}
 	j, ok := s.JSONSchema()
 	if !ok {
-		return nil, fmt.Errorf("%s is an extraction mode: %w", s, homes.Skip)
+		return nil, fmt.Errorf("%s is an extraction mode: %w", s, homes.ErrSkip)
 	}
 	return map[string]any{"schema": j}, nil
 }

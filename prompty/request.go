@@ -39,7 +39,7 @@ func modelOption(field, key string) homes.Home {
 // ${file:} reference: Load knows its value, Parse does not.
 func noReference(v any) (any, error) {
 	if hasReference(v) {
-		return nil, fmt.Errorf("a reference is resolved when loaded: %w", homes.Skip)
+		return nil, fmt.Errorf("a reference is resolved when loaded: %w", homes.ErrSkip)
 	}
 	return v, nil
 }
@@ -47,7 +47,7 @@ func noReference(v any) (any, error) {
 // modelShorthand reads model: as a string; a mapping is read at model.id.
 func modelShorthand(v any) (any, error) {
 	if _, ok := v.(map[string]any); ok {
-		return nil, homes.Skip
+		return nil, homes.ErrSkip
 	}
 	if _, ok := v.(string); !ok {
 		return nil, fmt.Errorf("want a model id or a mapping, not %s", jsonvalue.Describe(v))

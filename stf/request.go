@@ -26,7 +26,7 @@ var requestHomes = func() []homes.Home {
 // notObject leaves an object to the home inside it.
 func notObject(v any) (any, error) {
 	if _, ok := v.(map[string]any); ok {
-		return nil, homes.Skip
+		return nil, homes.ErrSkip
 	}
 	return v, nil
 }

@@ -10,7 +10,7 @@
 //     between formats compare equal. A value the Request cannot hold
 //     exactly (temperature: "hot", a tool of a kind it has no member for)
 //     stays in Meta where it was and is a Problem, which the format warns
-//     of at its line; a value a home says is no setting at all (Skip)
+//     of at its line; a value a home says is no setting at all (ErrSkip)
 //     stays silently.
 //   - Put returns Meta with the Request put back into its homes. A field
 //     unchanged since Take is written as the value read (an integer 1
@@ -50,7 +50,7 @@ type Home struct {
 	Field string   // a promptfmt.Field... name
 	Path  []string // the keys from Meta to the value
 	// Read turns the value found at Path into the field's shape (see
-	// Value); nil takes it as it is. An error wrapping Skip leaves the
+	// Value); nil takes it as it is. An error wrapping ErrSkip leaves the
 	// value in Meta without a word; any other error is a Problem.
 	Read func(any) (any, error)
 	// Write turns the field's shape into the value written at Path; nil
@@ -60,10 +60,10 @@ type Home struct {
 	Write func(any) (any, error)
 }
 
-// Skip is wrapped by a Read error for a value that is not the setting and
+// ErrSkip is wrapped by a Read error for a value that is not the setting and
 // is no mistake either: a Prompty string holding a ${env:} reference, a
 // PDL schema of an extraction mode. It stays in Meta; no Problem is told.
-var Skip = errors.New("not a setting")
+var ErrSkip = errors.New("not a setting")
 
 // NearestError is a Write error that knows the nearest value its home can
 // hold: Put offers it as the refusal's NearestRequest, which Adapt takes.
@@ -138,7 +138,7 @@ func Take(meta map[string]any, homes []Home, r *promptfmt.Request, line func(pat
 		if err == nil {
 			err = convertsBack(h, &got)
 		}
-		if errors.Is(err, Skip) {
+		if errors.Is(err, ErrSkip) {
 			continue
 		}
 		if err != nil {

@@ -68,7 +68,7 @@ func TestSetCoercesOnlyExactly(t *testing.T) {
 var testHomes = []Home{
 	{Field: promptfmt.FieldModel, Path: []string{"model"}, Read: func(v any) (any, error) {
 		if _, ok := v.(map[string]any); ok {
-			return nil, Skip
+			return nil, ErrSkip
 		}
 		return v, nil
 	}},
