@@ -32,7 +32,6 @@ package homes
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"unicode/utf8"
 
@@ -126,6 +125,7 @@ func (k *Kept) Path(field string) []string {
 // source line of a path, which goes to r.Lines.
 func Take(meta map[string]any, homes []Home, r *promptfmt.Request, line func(path []string) int) (rest map[string]any, k *Kept, problems []Problem) {
 	rest, k = meta, &Kept{}
+	ed := &editor{}
 	for _, h := range homes {
 		if _, set := Value(r, h.Field); set {
 			continue
@@ -160,7 +160,7 @@ func Take(meta map[string]any, homes []Home, r *promptfmt.Request, line func(pat
 		}
 		// A copy: a caller may change the Request's maps in place.
 		k.fields[h.Field] = kept{path: h.Path, raw: raw, value: clone(v)}
-		rest = without(rest, h.Path)
+		rest = ed.remove(rest, h.Path)
 	}
 	if len(rest) == 0 && len(meta) > 0 {
 		rest = nil
@@ -220,23 +220,6 @@ func lookup(m map[string]any, path []string) (any, bool) {
 	return nil, false
 }
 
-// without returns m without the value at path, copying the maps on the
-// way, and without the maps that this leaves empty.
-func without(m map[string]any, path []string) map[string]any {
-	c := maps.Clone(m)
-	if len(path) == 1 {
-		delete(c, path[0])
-		return c
-	}
-	sub := without(c[path[0]].(map[string]any), path[1:])
-	if len(sub) == 0 {
-		delete(c, path[0])
-	} else {
-		c[path[0]] = sub
-	}
-	return c
-}
-
 // Put returns meta with r's fields put into their homes (meta itself is
 // not changed), and a *promptfmt.UnsupportedError in format's name for
 // each thing that cannot go there (see the package documentation). k is
@@ -244,6 +227,7 @@ func without(m map[string]any, path []string) map[string]any {
 func Put(format string, meta map[string]any, r *promptfmt.Request, homes []Home, k *Kept) (map[string]any, []error) {
 	errs := Homeless(format, r, homes)
 	out := meta
+	ed := &editor{}
 	var written []string
 	blocked := map[string]bool{}
 	set := r.Fields()
@@ -297,7 +281,7 @@ func Put(format string, meta map[string]any, r *promptfmt.Request, homes []Home,
 				errs, refused = append(errs, refuse(format, field, fmt.Sprintf("the request's %s is nested too deep: %s", field, values.DepthMessage()))), true
 				break
 			}
-			if next, ok := put(out, t.h.Path, raw); ok {
+			if next, ok := ed.put(out, t.h.Path, raw); ok {
 				out, written, placed = next, append(written, field), true
 				break
 			}
@@ -364,34 +348,6 @@ func write(h Home, v any) (any, error) {
 // under reports whether path goes through prefix (and further).
 func under(path, prefix []string) bool {
 	return len(path) > len(prefix) && slices.Equal(path[:len(prefix)], prefix)
-}
-
-// put returns m with v at path, copying the maps on the way and making
-// those missing; false when a value that is not a map is on the way, or
-// at path already.
-func put(m map[string]any, path []string, v any) (map[string]any, bool) {
-	c := maps.Clone(m)
-	if c == nil {
-		c = map[string]any{}
-	}
-	x, exists := c[path[0]]
-	if len(path) == 1 {
-		if exists {
-			return nil, false
-		}
-		c[path[0]] = v
-		return c, true
-	}
-	sub, isMap := x.(map[string]any)
-	if exists && !isMap {
-		return nil, false
-	}
-	sub, ok := put(sub, path[1:], v)
-	if !ok {
-		return nil, false
-	}
-	c[path[0]] = sub
-	return c, true
 }
 
 func pathString(path []string) string {
