@@ -159,27 +159,32 @@
 // The configuration lines stay where they are, in the messages'
 // Metadata; Document.Request is their effect on the request Prapti sends
 // through its default responder ("default", the openai.chat one its
-// fallback configuration makes), each field at the line that decided it:
+// fallback configuration makes), each field at the line of the value it
+// takes:
 //
-//	model, temperature       responders.default.model (.temperature), else
-//	                         the variable it is bound to: model or vars.model
+//	model, temperature       responders.default.model (.temperature), which
+//	                         is bound to the variable model (vars.model)
 //	top_p, max_tokens, stop  responders.default.top_p, .max_tokens, .stop
 //	presence_penalty,        responders.default.presence_penalty,
 //	frequency_penalty        .frequency_penalty
 //
-// as Assignments has them (enabled lines of enabled messages, "!" lines
-// in the last message only), the last assignment of a name winning.
-// Decision: upstream's binding is followed, so an assignment to
-// responders.default.model wins over the variable whatever their order
-// (it replaces the binding), and var(NAME) is resolved through the
-// variables, at most 20 deep. null is the responder's default, which the
-// Request says by leaving the field out; a stop string is a list of one.
-// openai.chat has no top_k, seed, tools, tool choice or output schema;
-// the variables top_p or max_tokens are read by no responder. Actions
-// are not run: Decision: responder.new and responder.push, which would
-// make another responder active, are not followed. A line that sets a
-// field to what the Request cannot hold (temperature = "hot", a
-// var() never assigned) leaves the field out, with a warning at the line.
+// The lines run as upstream runs them, in the order Assignments gives
+// (enabled lines of enabled messages, "!" lines in the last message
+// only). Decision: upstream's binding is followed: a value assigned to
+// responders.default.model replaces the binding, so it wins over the
+// variable whatever their order, and responders.default.model =
+// var(NAME) binds it to another; a bound field takes its variable's last
+// value, through var() references (at most 20 deep), when the variable
+// has one. An assignment whose value the field does not take
+// (temperature = "hot") leaves the field as it was, as upstream's
+// validation does, with a warning at its line; so does a var() that
+// leads to no value (upstream says nothing). null is a value only for
+// max_tokens and stop (no limit): the Request leaves the field out; a
+// stop string is a list of one. openai.chat has no top_k, seed, tools,
+// tool choice or output schema, and the variables top_p or max_tokens
+// are read by no responder. Decision: actions are not run, so
+// responder.new and responder.push, which would make another responder
+// active, are not followed.
 //
 // Decision: Write refuses (promptfmt.ThingRequest) each field of the
 // Request that differs from what the configuration lines it writes set:

@@ -1,8 +1,10 @@
 package prapti
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
@@ -45,74 +47,112 @@ type problem struct {
 	msg  string
 }
 
-// request is the Request doc's configuration lines make, and the lines
-// that say what they set in a way the Request cannot hold.
+// request is the Request doc's configuration lines make, as Prapti
+// would run them, and the lines that set a field to what it cannot hold.
 func request(doc *promptfmt.Document) (promptfmt.Request, []problem) {
 	var r promptfmt.Request
 	var problems []problem
-	type assigned struct {
-		c ConfigLine
-		n int // its place among the assignments
-	}
-	last := map[string]assigned{}
-	for n, c := range Assignments(doc) {
-		last[c.Name] = assigned{c, n}
-	}
-	// variable returns the last assignment of a variable: vars.NAME, or
-	// NAME unscoped, which sets it.
-	variable := func(name string) (ConfigLine, bool) {
-		a, okA := last[name]
-		b, okB := last["vars."+name]
-		switch {
-		case okB && (!okA || b.n > a.n):
-			return b.c, true
-		case okA:
-			return a.c, true
+	assignments := Assignments(doc)
+	// The last assignment of each variable: vars.NAME, or NAME unscoped.
+	vars := map[string]ConfigLine{}
+	for _, c := range assignments {
+		if name, ok := strings.CutPrefix(c.Name, "vars."); ok {
+			vars[name] = c
+		} else if !strings.Contains(c.Name, ".") {
+			vars[c.Name] = c
 		}
-		return ConfigLine{}, false
 	}
 	for _, s := range settings {
-		a, ok := last["responders."+responder+"."+s.name]
-		c := a.c
-		if !ok && s.bound {
-			c, ok = variable(s.name)
+		// The responder's field, assignment by assignment: a value, or a
+		// binding to a variable (model and temperature are bound to
+		// theirs from the start). An assignment of a value that does not
+		// fit leaves the field as it was, as upstream's validation does.
+		var value *ConfigLine
+		bound, by := "", -1 // the variable, and the assignment that bound it
+		if s.bound {
+			bound = s.name
 		}
-		if !ok {
-			continue
-		}
-		set := c
-		for n := 0; set.Var != "" && ok; n++ {
-			if n == maxVarChain {
-				ok = false
-				problems = append(problems, problem{c, fmt.Sprintf("var() references go more than %d deep", maxVarChain)})
-				break
-			}
-			name := set.Var
-			if set, ok = variable(name); !ok {
-				problems = append(problems, problem{c, fmt.Sprintf("var(%s) is never assigned", name)})
-			}
-		}
-		if !ok || set.Value == nil { // null: the responder's default
-			continue
-		}
-		v := set.Value
-		if s.field == promptfmt.FieldStop {
-			if str, isString := v.(string); isString {
-				v = []any{str} // openai.chat's stop is a string or a list of strings
+		for i, c := range assignments {
+			switch {
+			case c.Name != "responders."+responder+"."+s.name:
+			case c.Var != "":
+				bound, by = c.Var, i
+			case fits(s.field, c.Value) != nil:
+				problems = append(problems, problem{c, fits(s.field, c.Value).Error()})
+			default:
+				value, bound = &assignments[i], ""
 			}
 		}
-		if err := homes.Set(&r, s.field, v); err != nil {
-			problems = append(problems, problem{c, err.Error()})
+		// A bound field takes its variable's value, when it has one (the
+		// binding is resolved when the responder runs), else keeps its own.
+		if bound != "" {
+			c, ref, ok, msg := resolve(vars, bound)
+			if by >= 0 && ref.Source == "" {
+				ref = assignments[by]
+			}
+			switch {
+			case msg != "":
+				problems = append(problems, problem{ref, msg})
+			case !ok && ref.Source != "":
+				// Upstream leaves the field as it was, without a word.
+				problems = append(problems, problem{ref, fmt.Sprintf("var(%s) is never assigned", ref.Var)})
+			case ok && fits(s.field, c.Value) != nil:
+				problems = append(problems, problem{c, fits(s.field, c.Value).Error()})
+			case ok:
+				value = &c
+			}
+		}
+		if value == nil || value.Value == nil { // null: the responder's default
 			continue
 		}
-		if c.Line > 0 {
+		_ = homes.Set(&r, s.field, shape(s.field, value.Value)) // fits said it does
+		if value.Line > 0 {
 			if r.Lines == nil {
 				r.Lines = map[string]int{}
 			}
-			r.Lines[s.field] = c.Line
+			r.Lines[s.field] = value.Line
 		}
 	}
 	return r, problems
+}
+
+// resolve follows a variable's var() references to the assignment of a
+// value: ok is false when one is never assigned, ref is the last line
+// whose var() was followed (none when the variable holds a value), and
+// msg says when the references go round or too deep.
+func resolve(vars map[string]ConfigLine, name string) (c, ref ConfigLine, ok bool, msg string) {
+	for n := 0; ; n++ {
+		if c, ok = vars[name]; !ok || c.Var == "" {
+			return c, ref, ok, ""
+		}
+		if n == maxVarChain {
+			return c, c, false, fmt.Sprintf("var() references go more than %d deep", maxVarChain)
+		}
+		ref, name = c, c.Var
+	}
+}
+
+// shape is v as the Request's field takes it: openai.chat's stop is a
+// string or a list of strings.
+func shape(field string, v any) any {
+	if s, ok := v.(string); ok && field == promptfmt.FieldStop {
+		return []any{s}
+	}
+	return v
+}
+
+// fits says why openai.chat's field cannot take v, as the Request holds
+// it: null only where the responder allows it (max_tokens and stop, for
+// no limit), else a value of the field's type.
+func fits(field string, v any) error {
+	if v == nil {
+		if field == promptfmt.FieldMaxTokens || field == promptfmt.FieldStop {
+			return nil
+		}
+		return errors.New("null is not a value of this setting")
+	}
+	var r promptfmt.Request
+	return homes.Set(&r, field, shape(field, v))
 }
 
 // requestErrors refuses each field of doc.Request that its configuration

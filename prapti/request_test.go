@@ -27,14 +27,14 @@ func TestRequestFromLines(t *testing.T) {
 		{"the responder's own field wins over the variable it was bound to", "% responders.default.model = \"r\"\n% model = \"v\"\n### @user:\nhi\n",
 			promptfmt.Request{Model: "r", Lines: map[string]int{"model": 1}}},
 		{"a var() reference is the variable's value", "% responders.default.temperature = var(t)\n% t = 0.5\n### @user:\nhi\n",
-			promptfmt.Request{Temperature: ptr(0.5), Lines: map[string]int{"temperature": 1}}},
+			promptfmt.Request{Temperature: ptr(0.5), Lines: map[string]int{"temperature": 2}}},
 		{"the responder's settings", "### @user:\n% responders.default.top_p = 0.9\n% responders.default.max_tokens = 100\n" +
 			"% responders.default.stop = \"END\"\n% responders.default.presence_penalty = -1\n% responders.default.frequency_penalty = 0.5\nhi\n",
 			promptfmt.Request{TopP: ptr(0.9), MaxTokens: ptr(int64(100)), Stop: []string{"END"}, PresencePenalty: ptr(-1.0), FrequencyPenalty: ptr(0.5),
 				Lines: map[string]int{"topP": 2, "maxTokens": 3, "stop": 4, "presencePenalty": 5, "frequencyPenalty": 6}}},
 		{"a list of stop sequences", "% responders.default.stop = [\"a\", \"b\"]\n### @user:\nhi\n",
 			promptfmt.Request{Stop: []string{"a", "b"}, Lines: map[string]int{"stop": 1}}},
-		{"null is the responder's default", "% model = \"a\"\n% model = null\n% responders.default.max_tokens = null\n### @user:\nhi\n", promptfmt.Request{}},
+		{"null is the responder's default, where it takes one", "% responders.default.max_tokens = 5\n% responders.default.max_tokens = null\n% responders.default.stop = null\n### @user:\nhi\n", promptfmt.Request{}},
 		{"variables the responder does not read", "% top_p = 0.5\n% max_tokens = 3\n% responders.other.model = \"x\"\n### @user:\nhi\n", promptfmt.Request{}},
 		{"disabled lines and messages do not count", "//% model = \"a\"\n### //@user:\n% model = \"b\"\n### @user:\nhi\n", promptfmt.Request{}},
 		{"! counts in the last message only", "% !model = \"a\"\n### @user:\nhi\n% !temperature = 0\n",
@@ -55,6 +55,16 @@ func TestRequestFromLines(t *testing.T) {
 	}
 }
 
+// An assignment that does not fit leaves the field as it was, as
+// upstream's validation does, with a warning.
+func TestRequestBadAssignmentKeepsTheField(t *testing.T) {
+	doc, err := Parse([]byte("% responders.default.temperature = 0.5\n### @user:\n% responders.default.temperature = true\nhi\n"))
+	require.NoError(t, err)
+	assert.True(t, promptfmt.EqualRequests(promptfmt.Request{Temperature: ptr(0.5)}, doc.Request))
+	require.Len(t, doc.Warnings, 1)
+	assert.Equal(t, "prapti:3:1: % responders.default.temperature = true is not read as the request's setting: want a number, not a boolean", doc.Warnings[0].String())
+}
+
 // A line that sets a field to what the Request cannot hold is still a
 // configuration line; the field is not set, and a warning says why at
 // the line.
@@ -65,6 +75,8 @@ func TestRequestBadLines(t *testing.T) {
 		{`% responders.default.max_tokens = 1.5`, "want an integer, not 1.5"},
 		{`% responders.default.stop = [1]`, "item 1: want a string, not a number"},
 		{`% model = var(nope)`, "var(nope) is never assigned"},
+		{`% responders.default.model = var(nope)`, "var(nope) is never assigned"},
+		{`% model = null`, "null is not a value of this setting"},
 		{`% model = var(model)`, "var() references go more than 20 deep"},
 	} {
 		doc, err := Parse([]byte("### @user:\n" + tc.line + "\nhi\n"))
