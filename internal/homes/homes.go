@@ -241,6 +241,11 @@ func Put(format string, meta map[string]any, r *promptfmt.Request, homes []Home,
 			errs = append(errs, refuse(format, field, fmt.Sprintf("the request's %s holds %v", field, err)))
 			continue
 		}
+		var again promptfmt.Request
+		if err := Set(&again, field, v); err != nil { // a tool choice of mode "any"
+			errs = append(errs, refuse(format, field, fmt.Sprintf("the request's %s: %v", field, err)))
+			continue
+		}
 		// The home it was read from while unchanged, written as read;
 		// else the first home that is free: not where another field's
 		// home goes under it (Prompty's model: ID, with a temperature in
@@ -316,6 +321,8 @@ func check(format string, meta, out map[string]any, r *promptfmt.Request, writte
 			errs = append(errs, refuse(format, field, fmt.Sprintf("the request's %s would not read back the same", field)))
 		}
 	}
+	// A key in rest that meta lacks comes from a field written that did
+	// not read back, refused above.
 	for _, key := range jsonvalue.SortedKeys(meta) {
 		if x, ok := rest[key]; (!ok || !jsonvalue.Equal(x, meta[key])) && !blocked[key] {
 			blocked[key] = true

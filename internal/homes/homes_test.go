@@ -175,6 +175,10 @@ func TestPutRefuses(t *testing.T) {
 	// value that would read as a setting.
 	_, errs := Put("f", map[string]any{"model": int64(5)}, &promptfmt.Request{Model: "m", TopK: ptr(int64(1)), Temperature: ptr(math.NaN())}, testHomes, nil)
 	assert.Equal(t, map[string]promptfmt.Thing{"topK": promptfmt.ThingRequest, "temperature": promptfmt.ThingRequest, "model": promptfmt.ThingMeta}, refusals(errs))
+	_, errs = Put("f", nil, &promptfmt.Request{ToolChoice: &promptfmt.ToolChoice{Mode: "any"}},
+		[]Home{{Field: promptfmt.FieldToolChoice, Path: []string{"c"}}}, nil)
+	require.Len(t, errs, 1)
+	assert.EqualError(t, errs[0], `f: document: the request's toolChoice: mode "any" is not a tool choice (auto, none or required)`)
 	_, errs = Put("f", map[string]any{"stop": "END"}, &promptfmt.Request{}, testHomes, nil)
 	assert.Equal(t, map[string]promptfmt.Thing{"stop": promptfmt.ThingMeta}, refusals(errs))
 	// A Meta value that is no setting passes, and stays.
