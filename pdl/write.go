@@ -18,8 +18,8 @@ import (
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
 
-// Write emits doc as canonical PDL: the schema turn first (from
-// Meta[SchemaKey]), then one turn per message, each "<|role|>", a blank
+// Write emits doc as canonical PDL: the schema turn first (from the
+// Request's output, or Meta[SchemaKey]), then one turn per message, each "<|role|>", a blank
 // line, the content and a blank line before the next; images as
 // <|raw_media(type:base64)|>. Text is escaped so that it reads back as
 // itself: "<|" as "&lt;|", an "&" that would read as an entity as "&amp;",
@@ -27,7 +27,8 @@ import (
 // express is an error naming it (an *UnsupportedError for each thing,
 // joined): other roles, names, metadata, disabled messages, parts other
 // than text and images, whitespace at either end of a message (turns are
-// trimmed), and an order of turns strict reading refuses. An empty last
+// trimmed), an order of turns strict reading refuses, and settings other
+// than an output schema a PDL schema says (see Settings). An empty last
 // message is followed by an empty <|assistant|> turn, as in ragit's
 // prompts, since reading drops an empty last turn. The result is read back before it is
 // written, so what Write accepts, Parse returns unchanged. PDL has no
@@ -65,12 +66,14 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 			b.WriteString("\n" + body + "\n")
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(doc.Meta)) {
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		if k != SchemaKey {
 			fail(-1, promptfmt.ThingMeta, "metadata %q (PDL keeps only a schema)", k).Key = k
 		}
 	}
-	if v, ok := doc.Meta[SchemaKey]; ok {
+	if v, ok := meta[SchemaKey]; ok {
 		s, isString := v.(string)
 		switch {
 		case !isString:

@@ -95,10 +95,18 @@ func (t promptyTemplate) Document(inputs map[string]any) (*promptfmt.Document, e
 	if err != nil {
 		return nil, err
 	}
-	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs, Warnings: warnings}, nil
+	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Request: file.Request, Messages: msgs, Warnings: warnings}, nil
 }
 
-func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a} }
+// Describe is the front matter as Load reads it, and the settings as the
+// Document holds them.
+func (t promptyTemplate) Describe() map[string]any {
+	out := map[string]any{"agent": t.a}
+	if file, err := prompty.Parse(t.src); err == nil && !file.Request.IsZero() {
+		out["request"] = file.Request
+	}
+	return out
+}
 
 func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
 
@@ -135,7 +143,7 @@ func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []pro
 }
 
 // Document is the whole document, hidden reasoning turns and the schema
-// (Meta[pdl.SchemaKey]) included.
+// (the Request's output, or Meta[pdl.SchemaKey]) included.
 func (t *pdlTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
 	if _, _, err := t.Prepare(inputs); err != nil {
 		return nil, err
@@ -148,7 +156,7 @@ func (t *pdlTemplate) Document(inputs map[string]any) (*promptfmt.Document, erro
 func (t *pdlTemplate) Describe() map[string]any {
 	out := map[string]any{"document": t.last.Document}
 	if t.last.Schema != nil {
-		out["schema"] = map[string]any{"text": t.last.Document.Meta[pdl.SchemaKey], "parsed": t.last.Schema.String()}
+		out["schema"] = map[string]any{"text": t.last.SchemaText, "parsed": t.last.Schema.String()}
 	}
 	return out
 }

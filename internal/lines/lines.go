@@ -171,3 +171,27 @@ func Position(src []byte, off int) (line, col int) {
 	}
 	return line, off - start + 1
 }
+
+// Start returns the offset in src where the 1-based line n starts, as
+// Position counts lines; len(src) when src has fewer lines.
+func Start(src []byte, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	line := 1
+	for i := 0; i < len(src) && line < n; i++ {
+		switch src[i] {
+		case '\n':
+			line++
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line++
+		}
+		if line == n {
+			return i + 1
+		}
+	}
+	return len(src)
+}

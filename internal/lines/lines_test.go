@@ -105,3 +105,17 @@ func TestPosition(t *testing.T) {
 		}
 	}
 }
+
+// Start is the inverse of Position at column 1, for every line ending.
+func TestStart(t *testing.T) {
+	src := []byte("a\nbb\r\nc\rd\n\ne")
+	for off := 0; off <= len(src); off++ {
+		line, col := Position(src, off)
+		if col == 1 && Start(src, line) != off {
+			t.Errorf("Start(%d) = %d, want %d", line, Start(src, line), off)
+		}
+	}
+	if Start(src, 99) != len(src) || Start(src, 0) != 0 {
+		t.Error("Start past the lines")
+	}
+}
