@@ -93,6 +93,30 @@ func metaError(format, key, what string) error {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key, What: what}
 }
 
+// ownNow is own, the body members a mapping writes itself, without those
+// read into Meta (read) that body does not hold: a member the Request
+// could not hold exactly (a list of built-in tools) is written back from
+// Meta, unless the mapping wrote the member from the Request.
+func (o object) ownNow(own, read map[string]bool) map[string]bool {
+	now := make(map[string]bool, len(own))
+	for k := range own {
+		if !read[k] || o.has(k) {
+			now[k] = true
+		}
+	}
+	return now
+}
+
+// has reports whether o has a member called key.
+func (o object) has(key string) bool {
+	for _, m := range o {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // requestError refuses Request field f.
 func requestError(format, f, what string) *promptfmt.UnsupportedError {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingRequest, Key: f, Part: -1, What: what}
