@@ -9,7 +9,9 @@ import (
 )
 
 // exportNames are the provider formats the mapping tests cover.
-func exportNames() []string { return []string{nameOpenAI, nameAnthropic, nameGemini, nameOpenAIResponses} }
+func exportNames() []string {
+	return []string{nameOpenAI, nameAnthropic, nameGemini, nameOpenAIResponses}
+}
 
 func formatNamed(name string) promptfmt.Format {
 	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini, OpenAIResponses} {
