@@ -255,5 +255,8 @@ func equalPtr[T comparable](a, b *T) bool {
 }
 
 func equalSchema(a, b map[string]any) bool {
-	return (a == nil) == (b == nil) && jsonvalue.Equal(a, b)
+	if a == nil || b == nil { // jsonvalue.Equal takes a nil map for null
+		return a == nil && b == nil
+	}
+	return jsonvalue.Equal(a, b)
 }

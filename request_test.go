@@ -103,6 +103,11 @@ func TestRequestCloneAndEqual(t *testing.T) {
 	if !EqualRequests(fullRequest(), c) {
 		t.Error("Lines are part of the value")
 	}
+	// Without schemas: a tool its host defines, JSON mode.
+	bare := Request{Tools: []Tool{{Name: "f"}}, Output: &Output{}}
+	if !EqualRequests(bare, bare.Clone()) {
+		t.Error("a request without schemas does not equal itself")
+	}
 	a, b := &Document{Request: fullRequest()}, &Document{}
 	if Equal(a, b) {
 		t.Error("Equal ignores the Request")

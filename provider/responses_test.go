@@ -464,3 +464,19 @@ func TestOwnMembersKeptInMeta(t *testing.T) {
 		require.ErrorContains(t, err, `the metadata key "tools", which names what`)
 	}
 }
+
+// TestWholeFloatsReadBack: a float that is whole (2.0) is written as a
+// float, so the document reads back the same, not with the integer 2.
+func TestWholeFloatsReadBack(t *testing.T) {
+	body := []byte(`{"input":"x","metadata":{"a":2.0,"b":-0.0,"c":2,"d":1e300,"e":[0.0,{"f":100.0}]},"tools":[{"type":"function","name":"f","parameters":{"minimum":1.0},"strict":true}],"temperature":1.0}`)
+	doc, err := OpenAIResponses.Parse(body)
+	require.NoError(t, err)
+	out := writeResponsesBody(t, doc)
+	var c bytes.Buffer
+	require.NoError(t, json.Compact(&c, out))
+	require.Equal(t, `{"input":"x","temperature":1.0,"tools":[{"type":"function","name":"f","parameters":{"minimum":1.0},"strict":true}],"metadata":{"a":2.0,"b":-0.0,"c":2,"d":1e+300,"e":[0.0,{"f":100.0}]}}`, c.String())
+	back, err := OpenAIResponses.Parse(out)
+	require.NoError(t, err)
+	require.True(t, promptfmt.Equal(doc, back))
+	require.Equal(t, 100.0, doc.Meta["metadata"].(map[string]any)["e"].([]any)[1].(map[string]any)["f"], "the document is left alone")
+}

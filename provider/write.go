@@ -2,10 +2,13 @@ package provider
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -183,3 +186,53 @@ func keys(names ...string) map[string]bool {
 
 // joinErrs joins problems in the order found.
 func joinErrs(groups ...[]error) error { return errors.Join(slices.Concat(groups...)...) }
+
+// keepFloats returns v with each whole float64 in it (2.0, -0.0, read
+// from a body as a float) as a json.Number that keeps its ".0":
+// encoding/json writes float64(2) as 2, which reads back as the integer 2,
+// and a document read back would differ from the one written. v itself is
+// left alone; it is returned as it is when it holds no such float.
+func keepFloats(v any) any {
+	if !wholeFloats(v) {
+		return v
+	}
+	switch v := v.(type) {
+	case float64:
+		return json.Number(strconv.FormatFloat(v, 'f', -1, 64) + ".0")
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, x := range v {
+			c[k] = keepFloats(x)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = keepFloats(x)
+		}
+		return c
+	}
+	return v
+}
+
+// wholeFloats reports whether v holds a float64 that encoding/json writes
+// as an integer: whole, below 1e21 (from there it writes an exponent).
+func wholeFloats(v any) bool {
+	switch v := v.(type) {
+	case float64:
+		return v == math.Trunc(v) && math.Abs(v) < 1e21
+	case map[string]any:
+		for _, x := range v {
+			if wholeFloats(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if wholeFloats(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
