@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -179,6 +180,7 @@ func (r *reader) responsesInput(v *jsontree.Value, lay *layout) {
 		r.errorf(v, "input must be a string or an array of items, not %s", v.Kind)
 		return
 	}
+	r.doc.Messages = slices.Grow(r.doc.Messages, len(v.Elems))
 	ir := itemReader{r: r, lay: lay, join: -1}
 	for i := range v.Elems {
 		ir.item(&v.Elems[i])
@@ -291,6 +293,7 @@ func (ir *itemReader) content(v *jsontree.Value, msg *promptfmt.Message, i int) 
 		msg.Content = append(msg.Content, promptfmt.Text(v.Str))
 		return
 	case jsontree.Array:
+		msg.Content = make([]promptfmt.ContentPart, 0, len(v.Elems))
 	default:
 		r.errorf(v, "content must be a string or an array of parts, not %s", v.Kind)
 		return

@@ -27,23 +27,67 @@ type member struct {
 func (o *object) add(key string, value any) { *o = append(*o, member{key, value}) }
 
 // MarshalJSON writes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
+func (o object) MarshalJSON() ([]byte, error) { return o.appendJSON(nil) }
+
+// appendJSON appends o to b. Objects within it are appended in place:
+// through their MarshalJSON, encoding/json would check and copy the text
+// of each again at each level of nesting.
+func (o object) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
+	var err error
 	for i, m := range o {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		k, err := marshal(m.key)
-		if err != nil {
+		if b, err = appendValue(b, m.key); err != nil {
 			return nil, err
 		}
-		v, err := marshal(m.value)
-		if err != nil {
+		b = append(b, ':')
+		if b, err = appendValue(b, m.value); err != nil {
 			return nil, err
 		}
-		b = append(append(append(b, k...), ':'), v...)
 	}
 	return append(b, '}'), nil
+}
+
+// appendValue appends v as marshal encodes it.
+func appendValue(b []byte, v any) ([]byte, error) {
+	switch v := v.(type) {
+	case object:
+		return v.appendJSON(b)
+	case []object:
+		b = append(b, '[')
+		var err error
+		for i, o := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = o.appendJSON(b); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	case string:
+		if plainASCII(v) {
+			return append(append(append(b, '"'), v...), '"'), nil
+		}
+	}
+	raw, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, raw...), nil
+}
+
+// plainASCII reports whether s is printable ASCII without '"' or '\\',
+// which JSON quotes as it is.
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // withExtras returns the JSON object plain with the members of extra
