@@ -182,6 +182,10 @@ func TestResponsesParse(t *testing.T) {
 "text": {"format": {"type": "json_schema", "name": "x", "schema": {}}, "verbosity": "low"}, "temperature": null, "seed": 7}`,
 		want: `meta: {"seed":7,"temperature":null,"text":{"format":{"name":"x","schema":{},"type":"json_schema"},"verbosity":"low"},"tool_choice":{"mode":"auto","tools":[],"type":"allowed_tools"},"tools":[{"name":"f","strict":null,"type":"function"}]}` + "\n",
 	}, {
+		name: "file data of no known type, as written",
+		body: `{"input": [{"role": "user", "content": [{"type": "input_file", "file_data": "JVBERi0xLjcK", "filename": "a.pdf"}, {"type": "input_file", "file_data": "data:;base64,JVBERi0xLjcK"}]}]}`,
+		want: "user@1: file(\"JVBERi0xLjcK\" file=a.pdf) file(\"data:;base64,JVBERi0xLjcK\")\n",
+	}, {
 		name: "instructions alone",
 		body: "{\n  \"instructions\": \"Say hi.\"\n}",
 		want: "system@2: text(\"Say hi.\")\n",
@@ -286,9 +290,10 @@ func TestResponsesWrite(t *testing.T) {
 	tests := []struct {
 		name       string
 		doc        *promptfmt.Document
-		strict     string // the compact body, or the errors
-		send       string // "" for the same as strict
-		sendFitted bool
+		strict       string // the compact body, or the errors
+		send         string // "" for the same as strict
+		sendFitted   bool   // not sent: the metadata refused is not sent
+		sendForModel bool   // sent as Document.ForModel returns it
 	}{{
 		name: "a first system message is instructions, one user message the input string",
 		doc: &promptfmt.Document{Request: promptfmt.Request{Model: "gpt-4.1", Temperature: &temp, MaxTokens: &tokens},
@@ -366,6 +371,18 @@ func TestResponsesWrite(t *testing.T) {
 			"openai-responses: message 3: an assistant message that starts with a tool_call, right after an assistant's message or call (it reads back joined to that message)",
 		send: `{"input":[{"role":"assistant","content":"Let me see."},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]}`,
 	}, {
+		name: "metadata of another format's document: the SDK's members are written, an id with its type",
+		doc: &promptfmt.Document{Messages: []promptfmt.Message{
+			{Role: "assistant", Content: []promptfmt.ContentPart{text("a"), call("c1", "f", "{}")},
+				Metadata: map[string]any{"id": "msg_1", "status": "completed", "content.0.annotations": []any{}, "content.1.id": "fc_1"}},
+			{Role: "tool", Content: []promptfmt.ContentPart{result("c1", "", "ok")}, Metadata: map[string]any{"status": "completed"}},
+			{Role: "_reasoning", Content: []promptfmt.ContentPart{text("")}, Metadata: map[string]any{"id": "rs_1", "summary": []any{}}}}},
+		strict: `{"input":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"id":"msg_1","status":"completed"},` +
+			`{"type":"function_call","call_id":"c1","name":"f","arguments":"{}","id":"fc_1"},{"type":"function_call_output","call_id":"c1","output":"ok","status":"completed"},` +
+			`{"type":"reasoning","id":"rs_1","summary":[]}]}`,
+		send: `{"input":[{"role":"assistant","content":"a"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}]}`,
+		sendForModel: true,
+	}, {
 		name: "metadata: the SDK's members from any document, partKeys of known part members; others refused",
 		doc: &promptfmt.Document{Meta: map[string]any{"store": false, "title": "x", "input": "y"}, Messages: []promptfmt.Message{
 			{Role: "assistant", Content: []promptfmt.ContentPart{text("a")}, Metadata: map[string]any{"id": "msg_1", "status": "completed", "content.0.annotations": []any{}, "ticket": "T-1"}},
@@ -389,7 +406,7 @@ func TestResponsesWrite(t *testing.T) {
 				send = tt.strict
 			}
 			doc := tt.doc
-			if tt.sendFitted {
+			if tt.sendForModel {
 				doc = doc.ForModel()
 			}
 			if !tt.sendFitted {
@@ -479,4 +496,50 @@ func TestWholeFloatsReadBack(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, promptfmt.Equal(doc, back))
 	require.Equal(t, 100.0, doc.Meta["metadata"].(map[string]any)["e"].([]any)[1].(map[string]any)["f"], "the document is left alone")
+}
+
+// TestResponsesNoMemberTwice: metadata read from a body never writes a
+// member twice: a null name kept beside a tool name set since is refused.
+func TestResponsesNoMemberTwice(t *testing.T) {
+	doc, err := OpenAIResponses.Parse([]byte(`{"input":[{"type":"function_call_output","call_id":"c","output":"x","name":null}]}`))
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"name": nil}, doc.Messages[0].Metadata)
+	var c bytes.Buffer
+	require.NoError(t, json.Compact(&c, writeResponsesBody(t, doc)))
+	require.Equal(t, `{"input":[{"type":"function_call_output","call_id":"c","output":"x","name":null}]}`, c.String())
+	doc.Messages[0].Content[0].ToolName = "f"
+	require.EqualError(t, OpenAIResponses.Write(io.Discard, doc),
+		`openai-responses: message 1 (line 1): the metadata key "name", which names a member the mapping writes itself`)
+}
+
+// TestObjectEncodesAsEncodingJSON: an object's text is what
+// jsonvalue.Encode writes of the same values, its fast path for plain
+// strings included.
+func TestObjectEncodesAsEncodingJSON(t *testing.T) {
+	strs := []string{"", "plain text", `q"uote`, `back\slash`, "tab\t", "\x7f", "<a & b>", "é", "\u2028", "\xff", "\x00"}
+	var o object
+	plain := map[string]any{}
+	for i, s := range strs {
+		k := fmt.Sprintf("%s%d", s, i)
+		o.add(k, s)
+		plain[k] = s
+	}
+	o.add("nested", []object{{{"a", 1.5}, {"b", int64(2)}}, {}})
+	plain["nested"] = []any{map[string]any{"a": 1.5, "b": int64(2)}, map[string]any{}}
+	got, err := marshal(o)
+	require.NoError(t, err)
+	var back map[string]any
+	require.NoError(t, json.Unmarshal(got, &back))
+	want, err := jsonvalue.Encode(plain)
+	require.NoError(t, err)
+	var wantBack map[string]any
+	require.NoError(t, json.Unmarshal(want, &wantBack))
+	require.Equal(t, wantBack, back)
+	for _, s := range strs { // each string as encoding/json writes it
+		w, err := jsonvalue.Encode(s)
+		require.NoError(t, err)
+		g, err := appendValue(nil, s)
+		require.NoError(t, err)
+		require.Equal(t, string(w), string(g), "%q", s)
+	}
 }
