@@ -288,8 +288,8 @@ func TestResponsesLayout(t *testing.T) {
 func TestResponsesWrite(t *testing.T) {
 	temp, tokens, seed := 0.2, int64(300), int64(1)
 	tests := []struct {
-		name       string
-		doc        *promptfmt.Document
+		name         string
+		doc          *promptfmt.Document
 		strict       string // the compact body, or the errors
 		send         string // "" for the same as strict
 		sendFitted   bool   // not sent: the metadata refused is not sent
@@ -380,7 +380,7 @@ func TestResponsesWrite(t *testing.T) {
 		strict: `{"input":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"id":"msg_1","status":"completed"},` +
 			`{"type":"function_call","call_id":"c1","name":"f","arguments":"{}","id":"fc_1"},{"type":"function_call_output","call_id":"c1","output":"ok","status":"completed"},` +
 			`{"type":"reasoning","id":"rs_1","summary":[]}]}`,
-		send: `{"input":[{"role":"assistant","content":"a"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}]}`,
+		send:         `{"input":[{"role":"assistant","content":"a"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}]}`,
 		sendForModel: true,
 	}, {
 		name: "metadata: the SDK's members from any document, partKeys of known part members; others refused",
