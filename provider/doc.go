@@ -213,7 +213,13 @@
 //   - Metadata keys written from any document: the members the SDK's
 //     items and parts have (above); other keys only when read from a
 //     Responses body. An assistant message of tool calls alone has no
-//     message item, so its message-level metadata is refused.
+//     message item, so its message-level metadata is refused; a key that
+//     names a member the mapping writes (a null "name" read beside a tool
+//     name set since) is refused, never written twice.
+//   - Decision (numbers), for every provider body: a whole number read as
+//     a float (2.0) is written as one, with its ".0", so that Meta,
+//     metadata and schemas read back the same (encoding/json would write
+//     2, which reads back as an integer).
 //
 // # Anthropic Messages
 //

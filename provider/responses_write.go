@@ -128,10 +128,11 @@ func (iw *itemWriter) add(it object, open bool) {
 func (iw *itemWriter) extras(i int, known, own map[string]bool) object {
 	read := iw.read
 	msg := &iw.msgs[i]
+	cloned := false
 	for k := range msg.Metadata {
 		if j, name, ok := splitPartKey(k); ok && !read[k] && j < len(msg.Content) && responsesPartMembers[msg.Content[j].Kind][name] {
-			if len(read) == len(iw.read) {
-				read = maps.Clone(iw.read) // the layout's own is left alone
+			if !cloned { // the layout's own set is left alone
+				read, cloned = maps.Clone(iw.read), true
 				if read == nil {
 					read = map[string]bool{}
 				}
