@@ -121,6 +121,11 @@ func TestRequestCloneAndEqual(t *testing.T) {
 	if EqualRequests(x, y) {
 		t.Error("no schema equals an empty one")
 	}
+	// Without schemas: a tool its host defines, JSON mode.
+	bare := Request{Tools: []Tool{{Name: "f"}}, Output: &Output{}}
+	if !EqualRequests(bare, bare.Clone()) {
+		t.Error("a request without schemas does not equal itself")
+	}
 	a, b := &Document{Request: fullRequest()}, &Document{}
 	if Equal(a, b) {
 		t.Error("Equal ignores the Request")

@@ -56,6 +56,7 @@ func ExampleAll() {
 	// prompty [.prompty] true
 	// dotprompt [.prompt] true
 	// openai [.json] false
+	// openai-responses [.json] false
 }
 
 // A template format (Prompty, PDL) loads a file and renders it with inputs

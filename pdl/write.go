@@ -91,6 +91,11 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		m := &doc.Messages[i]
 		role := m.Role
 		switch {
+		case role == RoleReasoning && blank(*m):
+			// Reading drops an empty reasoning turn; the model never
+			// sees it, so Adapt drops it too.
+			fail(i, promptfmt.ThingRole, "an empty reasoning turn (PDL reads none back)")
+			continue
 		case role == RoleReasoning:
 			role = "reasoning"
 		case role != RoleUser && role != RoleSystem && role != RoleAssistant:
@@ -259,6 +264,17 @@ func emptyLast(doc *promptfmt.Document) bool {
 func isEmpty(m promptfmt.Message) bool {
 	for _, p := range m.Content {
 		if p.Kind != promptfmt.KindText || p.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// blank reports whether m holds text of white space only, which reading
+// trims to nothing.
+func blank(m promptfmt.Message) bool {
+	for _, p := range m.Content {
+		if p.Kind != promptfmt.KindText || strings.TrimSpace(p.Value) != "" {
 			return false
 		}
 	}

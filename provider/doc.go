@@ -195,6 +195,108 @@
 //   - tool_call parts outside assistant messages and tool_result parts
 //     outside user and tool messages are refused.
 //
+// # OpenAI Responses
+//
+// The Responses API's request body ("openai-responses"), read and written
+// whole. Member names are those of the official Go SDK's
+// responses.ResponseNewParams (github.com/openai/openai-go/v3 v3.98.0).
+//
+// Reading:
+//
+//   - The body is an object with "input", "instructions" or both.
+//     "instructions" is a first system message (decision 5 of the import
+//     mapping: the API calls it "a system (or developer) message"); a
+//     string input is one user message.
+//   - model, temperature, top_p, max_output_tokens, tools, tool_choice and
+//     text are the Request, when it holds them exactly: function tools
+//     {"type":"function","name","description","parameters","strict"};
+//     "auto", "none", "required" or {"type":"function","name"};
+//     {"format":{"type":"json_schema","name","description","schema","strict"}}
+//     or {"format":{"type":"json_object"}}. Another value (built-in tools,
+//     a text verbosity, null) and every other member are kept in Meta as
+//     written, and written back.
+//   - Decision (strict tools): the API makes a function without "strict"
+//     strict (it normalizes the schema), so such a tool reads as Strict,
+//     and a tool that is not Strict is written with "strict": false. A
+//     tool read without "strict" is written back without it.
+//   - Message items, with or without "type":"message": roles user,
+//     assistant, system and developer. Content is a string (one text
+//     part) or parts: input_text and output_text are text;
+//     input_image is an image {Value: image_url, an http(s) URL or a data:
+//     URI kept whole, or ID: file_id; Detail}; input_file is a file
+//     {Value: file_data (a data: URI or base64, kept whole) or file_url, or
+//     ID: file_id; Filename; Detail}. Media in an assistant message, a
+//     refusal part (the model has none), input_audio (not in the SDK's
+//     request content) and any other part type are errors.
+//   - A function_call is a tool_call {Value: arguments verbatim, ID:
+//     call_id (not the item's id), ToolName: name}, in the assistant
+//     message the item right before it made (a message item or a
+//     function_call), else in a new one: an assistant's text and parallel
+//     calls are one message, as in Chat Completions.
+//   - A function_call_output is a tool message of one tool_result {Value:
+//     output, ID: call_id, ToolName: name when given}. An output that is
+//     an array of content is an error: the model's results are text.
+//   - Decision (reasoning items): a reasoning item is a hidden message,
+//     role "_reasoning", of one empty text part, the item's members (id,
+//     summary, encrypted_content, status, ...) its metadata. Nothing is
+//     lost and fmt writes it back in its place; being hidden, it never
+//     reaches a model (messages does not print it, messages --as leaves
+//     it out). Other item types of the API (web_search_call,
+//     computer_call, item_reference, ...) are errors naming the type.
+//   - Kept in metadata: an item's members beyond the mapping's (a message
+//     item's id, status, phase; a function_call_output's id, status), a
+//     part's (partKey: an output_text's annotations and logprobs), a
+//     function_call's (its item id and status, under the partKey of its
+//     tool_call part).
+//   - Errors: an item without a type or role, a message without a role,
+//     an unknown role, item type or part type (named), content of another
+//     JSON type, a text part without text, an input_image or input_file
+//     without a source or with two, an image_url that is no URL, a
+//     file_data that is a URL or a file_url that is data, base64 that does
+//     not decode, a function_call without call_id, name or arguments, a
+//     function_call_output without call_id or output.
+//
+// Writing: model, instructions, input, the Request's settings, then Meta.
+//
+//   - Refused: top-k, stop sequences, seed and the penalties: the
+//     Responses API has no member for them.
+//   - Decision (instructions): a first system message of one plain text
+//     part is written as "instructions" when it was read from there, and
+//     for a document read from another format; else it is an input item.
+//     fmt keeps each where it was.
+//   - The input is a string when it is one user message of one plain text
+//     part (unless read as an array), else items. A message item's content
+//     is a string for one plain text part (unless read as an array), else
+//     parts: input_text (output_text in an assistant message, or as read),
+//     input_image, input_file. "type":"message" is written as read, and
+//     for another format's message whose metadata has an id (an output
+//     item's id goes with its type).
+//   - Images are http(s) URLs or data: URIs (base64 data becomes one);
+//     files are a file_id, an http(s) file_url, or file_data (a data: URI;
+//     data of no known type as it is). Audio and names are refused.
+//   - An assistant's text is a message item, its tool_calls function_call
+//     items after it; each tool_result a function_call_output item.
+//   - Without promptfmt.Send, what would not read back the same is
+//     refused: a media part in another form (image data and its media
+//     type, offered as the data: URI: NearestPart); a tool_result in a
+//     user message; a second tool_result in a tool message; text after a
+//     tool_call; an assistant message that starts with a call right after
+//     an assistant's message or call (it would read back joined to it:
+//     ThingMessages, which Adapt meets by joining them). With Send they
+//     are written as the API takes them, in order.
+//   - A "_reasoning" message is its reasoning item, from its metadata (its
+//     content must be empty); other hidden roles are refused.
+//   - Metadata keys written from any document: the members the SDK's
+//     items and parts have (above); other keys only when read from a
+//     Responses body. An assistant message of tool calls alone has no
+//     message item, so its message-level metadata is refused; a key that
+//     names a member the mapping writes (a null "name" read beside a tool
+//     name set since) is refused, never written twice.
+//   - Decision (numbers), for every provider body: a whole number read as
+//     a float (2.0) is written as one, with its ".0", so that Meta,
+//     metadata and schemas read back the same (encoding/json would write
+//     2, which reads back as an integer).
+//
 // # Anthropic Messages
 //
 //   - System and developer messages go to the top-level "system": a

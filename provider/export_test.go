@@ -9,10 +9,12 @@ import (
 )
 
 // exportNames are the provider formats the mapping tests cover.
-func exportNames() []string { return []string{nameOpenAI, nameAnthropic, nameGemini} }
+func exportNames() []string {
+	return []string{nameOpenAI, nameAnthropic, nameGemini, nameOpenAIResponses}
+}
 
 func formatNamed(name string) promptfmt.Format {
-	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini} {
+	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini, OpenAIResponses} {
 		if f.Name() == name {
 			return f
 		}
@@ -34,7 +36,7 @@ func export(name string, msgs []promptfmt.Message) (any, error) {
 				m.Content = one.Messages[0].Content
 			}
 		}
-		if name == nameOpenAI {
+		if name == nameOpenAI || name == nameOpenAIResponses {
 			m.Metadata = nil
 		}
 		sent[i] = m

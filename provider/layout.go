@@ -16,6 +16,9 @@ type layout struct {
 	stopString bool
 	// camel is whether a Gemini body spelled its members in camelCase.
 	camel bool
+	// responses is what a Responses body says beyond its meaning; nil
+	// for a document read from elsewhere.
+	responses *responsesLayout
 }
 
 // layoutOf returns doc's layout when format's Parse made it, else an

@@ -202,35 +202,45 @@ func openAIResponseFormat(v *jsontree.Value) (*promptfmt.Output, bool) {
 		}
 	case "json_schema":
 		js := v.Get("json_schema")
-		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object ||
-			!onlyMembers(js, "name", "description", "schema", "strict") {
+		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object {
 			return nil, false
 		}
-		name := js.Get("name")
-		if name == nil || name.Kind != jsontree.String || name.Str == "" {
-			return nil, false
-		}
-		out := &promptfmt.Output{Name: name.Str}
-		if d := js.Get("description"); d != nil {
-			if d.Kind != jsontree.String || d.Str == "" {
-				return nil, false
-			}
-			out.Description = d.Str
-		}
-		s := js.Get("schema")
-		if s == nil || s.Kind != jsontree.Object {
-			return nil, false // a json_schema format without a schema is not JSON mode as written
-		}
-		out.Schema = s.Any().(map[string]any)
-		if st := js.Get("strict"); st != nil {
-			if st.Kind != jsontree.Bool || st.Str != "true" {
-				return nil, false
-			}
-			out.Strict = true
-		}
-		return out, true
+		return jsonSchemaOutput(js)
 	}
 	return nil, false
+}
+
+// jsonSchemaOutput reads a JSON schema format's name, description, schema
+// and strict, as both OpenAI APIs write them (Chat's json_schema object,
+// Responses' text.format beside its type, one of also): ok is false for
+// any other member, or values the Output does not hold exactly.
+func jsonSchemaOutput(js *jsontree.Value, also ...string) (*promptfmt.Output, bool) {
+	if !onlyMembers(js, append([]string{"name", "description", "schema", "strict"}, also...)...) {
+		return nil, false
+	}
+	name := js.Get("name")
+	if name == nil || name.Kind != jsontree.String || name.Str == "" {
+		return nil, false
+	}
+	out := &promptfmt.Output{Name: name.Str}
+	if d := js.Get("description"); d != nil {
+		if d.Kind != jsontree.String || d.Str == "" {
+			return nil, false
+		}
+		out.Description = d.Str
+	}
+	s := js.Get("schema")
+	if s == nil || s.Kind != jsontree.Object {
+		return nil, false // a json_schema format without a schema is not JSON mode as written
+	}
+	out.Schema = s.Any().(map[string]any)
+	if st := js.Get("strict"); st != nil {
+		if st.Kind != jsontree.Bool || st.Str != "true" {
+			return nil, false
+		}
+		out.Strict = true
+	}
+	return out, true
 }
 
 // onlyMembers reports whether object v has no member but names.

@@ -121,3 +121,10 @@ func sniffGemini(src []byte) bool {
 	m, ok := sniffMarks(src)
 	return ok && !m.array && m.hasTop("contents") && !m.hasTop("messages", "input")
 }
+
+// sniffResponses takes a body with input or instructions and no other
+// provider's conversation.
+func sniffResponses(src []byte) bool {
+	m, ok := sniffMarks(src)
+	return ok && !m.array && m.hasTop("input", "instructions") && !m.hasTop("messages", "contents", "system_instruction", "systemInstruction")
+}

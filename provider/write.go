@@ -74,6 +74,9 @@ func (l list[T]) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// appendValue appends v as a body holds it (jsonvalue.Append).
+func appendValue(b []byte, v any) ([]byte, error) { return jsonvalue.Append(b, v) }
+
 // withExtras returns the JSON object plain with the members of extra
 // after its own: what a message or part carried beyond the mapping's
 // fields, written back as read (for a MarshalJSON; an AppendJSON calls
@@ -122,6 +125,30 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 
 func metaError(format, key, what string) error {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key, What: what}
+}
+
+// ownNow is own, the body members a mapping writes itself, without those
+// read into Meta (read) that body does not hold: a member the Request
+// could not hold exactly (a list of built-in tools) is written back from
+// Meta, unless the mapping wrote the member from the Request.
+func (o object) ownNow(own, read map[string]bool) map[string]bool {
+	now := make(map[string]bool, len(own))
+	for k := range own {
+		if !read[k] || o.has(k) {
+			now[k] = true
+		}
+	}
+	return now
+}
+
+// has reports whether o has a member called key.
+func (o object) has(key string) bool {
+	for _, m := range o {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // requestError refuses Request field f.
@@ -190,3 +217,4 @@ func keys(names ...string) map[string]bool {
 
 // joinErrs joins problems in the order found.
 func joinErrs(groups ...[]error) error { return errors.Join(slices.Concat(groups...)...) }
+
