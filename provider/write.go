@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
@@ -114,10 +115,12 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 		case own[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf(
 				"the metadata key %q, which names what %s's body holds in its own place (a request setting of another type, or the conversation)", k, label)))
-		case known[k] || read[k]:
-			out.add(k, doc.Meta[k])
-		default:
+		case !known[k] && !read[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q (not a member of %s's request body)", k, label)))
+		case homes.Check(doc.Meta[k], 1) != nil:
+			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q: it holds %v", k, homes.Check(doc.Meta[k], 1))))
+		default:
+			out.add(k, doc.Meta[k])
 		}
 	}
 	return out, errs
@@ -187,6 +190,10 @@ func splitPartKey(k string) (int, string, bool) {
 func (m *mapper) messageExtras(i int, known, own, read map[string]bool) (msg object, parts map[int]object) {
 	meta := m.msgs[i].Metadata
 	for _, k := range jsonvalue.SortedKeys(meta) {
+		if err := homes.Check(meta[k], wrapDepth); err != nil {
+			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q: it holds %v", k, err).Key = k
+			continue
+		}
 		if j, name, ok := splitPartKey(k); ok && read[k] && j < len(m.msgs[i].Content) {
 			if parts == nil {
 				parts = map[int]object{}
