@@ -165,24 +165,24 @@
 //
 // # Settings
 //
-// Decision: what a document asks of a model is kept in ;meta, each
-// setting under the name and in the shape of its JSON in
-// promptfmt.Request: model (a string), temperature, topP, topK,
+// Decision: what a document asks of a model is kept in ;meta under the
+// one key request, each setting under the name and in the shape of its
+// JSON in promptfmt.Request: ;meta {request: {model: 'gpt-4o',
+// temperature: 0.2}} holds model (a string), temperature, topP, topK,
 // maxTokens, stop (a list of strings), seed, frequencyPenalty,
 // presencePenalty, tools ([{name, description, parameters, strict}],
 // parameters a JSON Schema), toolChoice ({mode: 'auto' | 'none' |
 // 'required', tool}), output ({name, description, schema, strict}).
-// Every field of the Request has its home here. Parse moves them into
+// Every field of the Request has its home here, and none takes the place
+// of the metadata another format keeps in ;meta (a prompt file's model,
+// Prompty's model object, Dotprompt's output). Parse moves them into
 // Document.Request (each at the line of its ;meta command) and Meta keeps
-// the other keys. Decision: model may also be an object's id (model: {id:
-// 'gpt-4o', provider: 'openai'}), so that a Prompty model's other keys
-// stay in Meta beside the Request's model; Write uses that form only
-// when Meta holds such an object. A key of a setting's name whose value
-// the Request cannot hold exactly (temperature: 'hot', a tool with a
-// member it has no field for, toolChoice: {mode: 'any'}) stays in Meta as
-// written, with a warning at its ;meta line: the file parses as before.
-// An integer where a number is wanted is that number, and a number
-// without a fraction where an integer is wanted that integer.
+// the other keys. A setting whose value the Request cannot hold exactly
+// (temperature: 'hot', a tool with a member it has no field for,
+// toolChoice: {mode: 'any'}) stays in Meta as written, with a warning at
+// its ;meta line: the file parses as before. An integer where a number is
+// wanted is that number, and a number without a fraction where an integer
+// is wanted that integer.
 //
 // Write puts the settings back into ;meta: the blocks as written while
 // neither Meta nor the settings changed (temperature: 1 stays 1, not

@@ -52,33 +52,34 @@ func TestRequestRead(t *testing.T) {
 	doc.Request.Tools = nil
 	out.Reset()
 	require.NoError(t, Write(&out, doc))
-	assert.Contains(t, out.String(), "  temperature: 0.5,\n  title: 'Weather',\n  toolChoice: {\n")
+	assert.Contains(t, out.String(), "  request: {\n")
+	assert.Contains(t, out.String(), "    temperature: 0.5,\n    toolChoice: {\n")
 	assert.NotContains(t, out.String(), "tools")
 	roundTrip(t, doc)
 }
 
-// A model given as an object's id (as Prompty's model is): the object's
-// other keys stay in Meta, beside the Request's model, and go back.
-func TestRequestModelID(t *testing.T) {
-	src := ";meta\n{model: {id: 'gpt-4o', provider: 'openai'}}\n;end\n;user\nhi\n"
+// Settings live under request, so another format's metadata of a
+// setting's name (a prompt file's model, Prompty's model object) stays
+// Meta, beside them.
+func TestRequestBesideMeta(t *testing.T) {
+	src := ";meta\n{model: {id: 'gpt-4o', provider: 'openai'}, request: {model: 'o3'}}\n;end\n;user\nhi\n"
 	doc, err := Parse([]byte(src))
 	require.NoError(t, err)
-	assert.Equal(t, "gpt-4o", doc.Request.Model)
-	assert.Equal(t, map[string]any{"model": map[string]any{"provider": "openai"}}, doc.Meta)
+	assert.Equal(t, "o3", doc.Request.Model)
+	assert.Equal(t, map[string]any{"model": map[string]any{"id": "gpt-4o", "provider": "openai"}}, doc.Meta)
 	var out bytes.Buffer
 	require.NoError(t, Write(&out, doc))
 	assert.Equal(t, src, out.String())
-	doc.Request.Model = "o3"
-	assert.Contains(t, string(roundTrip(t, doc)), "model: {\n    id: 'o3',\n    provider: 'openai',\n  },")
-	// With nothing beside it, the model is the key's string.
-	assert.Contains(t, string(roundTrip(t, &promptfmt.Document{Request: promptfmt.Request{Model: "o3"}})), "model: 'o3'")
+	doc.Request.Model = "o4"
+	assert.Contains(t, string(roundTrip(t, doc)), "  request: {\n    model: 'o4',\n  },")
+	assert.Contains(t, string(roundTrip(t, &promptfmt.Document{Meta: map[string]any{"model": "gpt-4o"}})), "model: 'gpt-4o'")
 }
 
 // A key of a setting's name whose value the Request cannot hold stays in
 // Meta as written, with a warning at its line; the file still parses.
 func TestRequestBadValues(t *testing.T) {
 	for _, tc := range []struct{ meta, key, warning string }{
-		{"temperature: 'hot'", "temperature", "stf:2:1: meta key temperature is not read as the request's temperature: want a number, not a string"},
+		{"temperature: 'hot'", "temperature", "stf:2:1: meta key request.temperature is not read as the request's temperature: want a number, not a string"},
 		{"topK: 1.5", "topK", "want an integer, not 1.5"},
 		{"model: ''", "model", "an empty string names no model"},
 		{"stop: 'END'", "stop", "want a list of strings, not a string"},
@@ -86,10 +87,10 @@ func TestRequestBadValues(t *testing.T) {
 		{"tools: [{name: 'f', kind: 'function'}]", "tools", `tool 1: a tool has no member "kind"`},
 		{"output: {schema: 'int'}", "output", "schema: want a JSON Schema object, not a string"},
 	} {
-		src := "\n;meta\n{" + tc.meta + "}\n;end\n;user\nhi\n" // the ;meta block on line 2
+		src := "\n;meta\n{request: {" + tc.meta + "}}\n;end\n;user\nhi\n" // the ;meta block on line 2
 		doc, err := Parse([]byte(src))
 		require.NoError(t, err, tc.meta)
-		assert.Contains(t, doc.Meta, tc.key)
+		assert.Contains(t, doc.Meta["request"], tc.key)
 		assert.True(t, doc.Request.IsZero())
 		require.Len(t, doc.Warnings, 1, tc.meta)
 		assert.Contains(t, doc.Warnings[0].String(), tc.warning)
@@ -116,13 +117,13 @@ func TestRequestRefusals(t *testing.T) {
 	assert.Equal(t, [3]any{promptfmt.ThingRequest, "temperature", 4}, [3]any{ue.Thing, ue.Key, ue.Line})
 	assert.Contains(t, ue.What, "NaN")
 	// A Meta key in a setting's place, or that would read as one.
-	ue = refusal(&promptfmt.Document{Meta: map[string]any{"temperature": "hot"}, Request: promptfmt.Request{Temperature: ptr(0.2)}, KeyLines: map[string]int{"temperature": 2}})
-	assert.Equal(t, [3]any{promptfmt.ThingMeta, "temperature", 2}, [3]any{ue.Thing, ue.Key, ue.Line})
-	ue = refusal(&promptfmt.Document{Meta: map[string]any{"model": "gpt-4o"}})
-	assert.Equal(t, [2]any{promptfmt.ThingMeta, "model"}, [2]any{ue.Thing, ue.Key})
-	assert.Equal(t, `stf: document: metadata "model" would be read as the request's model`, ue.Error())
+	ue = refusal(&promptfmt.Document{Meta: map[string]any{"request": map[string]any{"temperature": "hot"}}, Request: promptfmt.Request{Temperature: ptr(0.2)}, KeyLines: map[string]int{"request": 2}})
+	assert.Equal(t, [3]any{promptfmt.ThingMeta, "request", 2}, [3]any{ue.Thing, ue.Key, ue.Line})
+	ue = refusal(&promptfmt.Document{Meta: map[string]any{"request": map[string]any{"model": "gpt-4o"}}})
+	assert.Equal(t, [2]any{promptfmt.ThingMeta, "request"}, [2]any{ue.Thing, ue.Key})
+	assert.Contains(t, ue.Error(), `would be read as the request's model`)
 	// Adapt drops what is refused, and the rest is written.
-	fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Meta: map[string]any{"model": "gpt-4o", "title": "T"}, Request: promptfmt.Request{Seed: ptr(int64(1)), TopP: ptr(math.Inf(1))}},
+	fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Meta: map[string]any{"request": map[string]any{"model": "gpt-4o"}, "title": "T"}, Request: promptfmt.Request{Seed: ptr(int64(1)), TopP: ptr(math.Inf(1))}},
 		func(d *promptfmt.Document) error { return Write(io.Discard, d) })
 	require.NoError(t, err)
 	require.Len(t, changes, 2)

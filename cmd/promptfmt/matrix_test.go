@@ -129,10 +129,10 @@ func TestMetadataHomes(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--lossy", "-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'"}},                      // front matter into ;meta (not model: see below)
-		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},                                // _head a hidden message, % lines kept
-		{[]string{"-t", "stf", "--context", dir + "pick.json", dir + "pick.pdl"}, []string{"output: {\n    schema: {\n      items: {"}}, // the schema into ;meta, as the request's output
-		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},                                   // attributes into arguments
+		{[]string{"-t", "stf", dir + "discard-html.prompt"}, []string{";meta\n", "'prompt-id': 'P42'", "  model: "}},                                        // front matter into ;meta, its model too (the request's is under request)
+		{[]string{"-t", "stf", dir + "review.md"}, []string{";msg role=_head\n", "name: 'temperature'"}},                                                    // _head a hidden message, % lines kept
+		{[]string{"-t", "stf", "--context", dir + "pick.json", dir + "pick.pdl"}, []string{"request: {\n    output: {\n      schema: {\n        items: {"}}, // the schema into ;meta, as the request's output
+		{[]string{"-t", "stf", dir + "support.prompty"}, []string{";user name=Ross ticket=T-2291\n"}},                                                       // attributes into arguments
 	} {
 		out, errOut, status := runCmd(t, "", append([]string{"convert"}, tc.args...)...)
 		require.Equal(t, exitOK, status, errOut)
@@ -140,11 +140,6 @@ func TestMetadataHomes(t *testing.T) {
 			assert.Contains(t, out, w, "%v", tc.args)
 		}
 	}
-	// A prompt file's model is where the prompt came from; STF's ;meta
-	// model is the request's: it is refused, and --lossy drops it.
-	_, errOut, status := runCmd(t, "", "convert", "-t", "stf", dir+"discard-html.prompt")
-	require.Equal(t, exitInvalid, status)
-	assert.Contains(t, errOut, `discard-html.prompt: stf: document: metadata "model" would be read as the request's model`)
 	// Settings go from a .prompty file's model.options to STF's ;meta and
 	// back; temperature: 0 is the float 0.0 once it is not the file's own.
 	stfOut, errOut, status := runCmd(t, "", "convert", "-t", "stf", dir+"support.prompty")
