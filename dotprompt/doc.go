@@ -28,8 +28,8 @@
 // Picoschema or JSON Schema. Decision: front matter that is never closed
 // is an error (the runtimes would read the whole file as a template,
 // YAML included). As the runtimes do, the body of a file with front
-// matter is trimmed of white space at both ends; without front matter the
-// whole file is the body, untouched.
+// matter is trimmed of white space (Unicode's) at both ends; without
+// front matter the whole file is the body, untouched.
 //
 // The body is a template; Parse gives the messages its role markers
 // describe, as Dotprompt's runtimes split a rendered template:
@@ -53,11 +53,16 @@
 //     no message. Decision: {{history}} and {{section "x"}} stay text in
 //     the message they are in: they are placed when rendered.
 //
-// Tags are read as Handlebars' lexer reads them: "\{{" is a literal "{{"
-// and "\\{{" a backslash before a tag; comments and string arguments are
-// read whole. A tag never closed, "}}}" closing a "{{" tag, a {{/x}}
-// that closes no block and a block never closed are errors at their
-// position.
+// A marker's white space control strips the text beside it as
+// Handlebars does ({{~role "user"}} the white space before it, "~}}" the
+// white space after it: Go's \s, as raymond reads it), so the text is what
+// the runtimes render; the layout keeps what was stripped, for Write.
+//
+// Tags are read as raymond's lexer reads them: "\{{" is a literal "{{",
+// with any "{" right after it, and "\\{{" a backslash before a tag;
+// comments and string arguments are read whole. A tag never closed,
+// "}}}" closing a "{{" tag, a {{/x}} that closes no block and a block
+// never closed are errors at their position.
 //
 // # Writing
 //
@@ -70,25 +75,35 @@
 // A file with front matter ends with a line break (trimmed when read).
 //
 // Decision (as package prompty does): the texts Parse read (Document.
-// Layout keeps them) are template source and are written as they are, so
-// that fmt keeps a template; any other text is what a model is to
-// receive. Decision, for now: such text holding "{{" is refused. Written
-// "\{{" Handlebars would print it, but Parse gives the escaped source, so
-// the document would read back changed until this package renders files
-// (issue 20's next step); then it is escaped.
+// Layout keeps them) are template source and are written as they are, with
+// the white space control of the markers beside them as read; any other
+// text is what a model is to receive, and is escaped so that the file
+// renders it back exactly: each "{{" as "\{{" (raymond's lexer then takes
+// the "{"s after it as text too), and a "{{" after k backslashes as those
+// and one more, an empty comment "{{!}}", then "\{{" (k+1 backslashes
+// before a tag print k). A marker written after a text that ends with "{"
+// ("{{{" would open a triple stash) or a backslash (it would escape the
+// marker) is written " {{~role ...}}", the space parting them and "~"
+// stripping it; one before a text starting with "}" ("}}}") is written
+// "{{role ...~}} " alike. Parse of such a file gives the escaped source,
+// which Write keeps. When text was escaped (and no source text written),
+// Write checks its output: the file loaded and rendered must give the
+// document's messages, else an UnsupportedError names the message.
 //
 // What Dotprompt cannot hold is an UnsupportedError, and nothing is
 // written: a role other than user, assistant, system and tool; a name;
 // message metadata; a disabled message; tool calls and results; a message
 // of white space only, and a text part of white space only beside media
-// (the runtimes drop them); text parts side by side; white space at the
-// end of the last text of a file with front matter; a media part holding
-// data rather than a URL, with a detail, id or filename, a quote or white
-// space in its url, or a content type of another kind; text that no
-// escape can hold (a backslash before "{{", or at the end of text followed
-// by a tag, "{" before a tag, "}" after one); comments of another format;
-// front matter Encode refuses, and a PromptCritical key (prompt-id,
-// created-at, sha1-hash, id: P<n>), which would make the file a promptfile.
+// (the runtimes drop them); text parts side by side; white space (Unicode's)
+// at the end of the last text of a file with front matter; text holding
+// "<<<dotprompt:", the start of the markers Dotprompt's helpers render to,
+// which the runtimes split a rendered template at whatever printed them;
+// a media part holding data rather than a URL, with a detail, id or
+// filename, a quote, backslash, angle bracket or white space in its url or
+// content type, or a content type of another kind; comments of another
+// format; front matter Encode refuses, and a PromptCritical key
+// (prompt-id, created-at, sha1-hash, id: P<n>), which would make the file
+// a promptfile.
 //
 // # Rendering
 //

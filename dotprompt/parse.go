@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
@@ -49,26 +50,20 @@ func parse(src []byte) (*promptfmt.Document, error) {
 		if node != nil {
 			doc.MetaNode = node
 		}
-		// With front matter the runtimes trim the template's ends.
-		body = next
-		for body < end && isSpace(src[body]) {
-			body++
-		}
-		for end > body && isSpace(src[end-1]) {
-			end--
-		}
+		// With front matter the runtimes trim the template's ends of
+		// white space (Unicode's, as strings.TrimSpace).
+		rest := string(src[next:end])
+		body = next + len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		end = next + len(strings.TrimRightFunc(rest, unicode.IsSpace))
+		end = max(end, body)
 	}
-	msgs, err := messages(src, body, end)
+	msgs, lay, err := messages(src, body, end)
 	if err != nil {
 		return nil, err
 	}
 	doc.Messages = msgs
-	doc.Layout = newLayout(msgs)
+	doc.Layout = lay
 	return doc, nil
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // frontMatter finds front matter at src[start:]: a first line "---" and
@@ -104,21 +99,41 @@ var (
 var roles = map[string]string{"user": "user", "model": "assistant", "system": "system", "tool": "tool"}
 
 // messages splits src[body:end] at its top-level role markers and media
-// tags (those outside any block); everything else is template text.
-func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
+// tags (those outside any block); everything else is template text. A
+// marker's white space control ({{~role "user"}}, {{media url="u"~}})
+// strips the text beside it, as Handlebars does; the layout keeps the
+// texts, and what the markers stripped of them.
+func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	s := string(src[:end])
 	var msgs []promptfmt.Message
+	lay := &layout{set: map[string]bool{}, strip: map[[2]int]strip{}}
 	cur := promptfmt.Message{Role: "user"}
 	has := false // cur holds text that is not white space, or media
 	cur.Line, _ = lines.Position(src, body)
-	text := body // start of the text not yet placed
-	flush := func(to int) {
-		piece := s[text:to]
+	text := body       // start of the text not yet placed
+	stripLeft := false // the marker before text ends with ~}}
+	flush := func(to int, stripRight bool) {
+		from := text
+		var st strip
+		if stripLeft { // Handlebars' "~" strips Go's \s, as raymond does
+			st.left, st.lws = true, leadingSpace(s[from:to])
+			from += len(st.lws)
+		}
+		if stripRight {
+			st.right, st.rws = true, trailingSpace(s[from:to])
+			to -= len(st.rws)
+		}
+		piece := s[from:to]
 		if strings.TrimSpace(piece) == "" {
 			return // the runtimes drop white space between markers
 		}
 		if cur.TextLine == 0 {
-			cur.TextLine, _ = lines.Position(src, text)
+			cur.TextLine, _ = lines.Position(src, from)
+		}
+		lay.set[piece] = true
+		if st.left || st.right {
+			st.text = piece
+			lay.strip[[2]int{len(msgs), len(cur.Content)}] = st
 		}
 		cur.Content = append(cur.Content, promptfmt.Text(piece))
 		has = true
@@ -127,7 +142,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 	for from := body; ; {
 		t, err := nextTag(src, s, from)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if t.start < 0 {
 			break
@@ -142,23 +157,24 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 			continue
 		case strings.HasPrefix(inner, "/"):
 			if len(blocks) == 0 {
-				return nil, diag.Errorf(format, src, t.start, "%s closes no block", s[t.start:t.end])
+				return nil, nil, diag.Errorf(format, src, t.start, "%s closes no block", s[t.start:t.end])
 			}
 			blocks = blocks[:len(blocks)-1]
 			continue
 		case len(blocks) > 0:
 			continue
 		}
+		tildeOpen, tildeClose := s[t.start+2] == '~', s[t.end-3] == '~'
 		if m := roleTag.FindStringSubmatch(inner); m != nil {
 			name := m[1] + m[2]
 			role, ok := roles[name]
 			if !ok {
 				e := diag.Errorf(format, src, t.start, "unknown role %q", name)
 				e.Hint = `the roles are "system", "user", "model" and "tool"`
-				return nil, e
+				return nil, nil, e
 			}
-			flush(t.start)
-			text = t.end
+			flush(t.start, tildeOpen)
+			text, stripLeft = t.end, tildeClose
 			line, _ := lines.Position(src, t.start)
 			if has {
 				msgs = append(msgs, cur)
@@ -179,8 +195,8 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 			if url == "" {
 				continue // not a part the runtimes make: kept as text
 			}
-			flush(t.start)
-			text = t.end
+			flush(t.start, tildeOpen)
+			text, stripLeft = t.end, tildeClose
 			cur.Content = append(cur.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: url, MediaType: ct})
 			has = true
 		}
@@ -188,13 +204,13 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 	if len(blocks) > 0 {
 		o := blocks[len(blocks)-1]
 		t, _ := nextTag(src, s, o)
-		return nil, diag.Errorf(format, src, o, "block %s is never closed", s[o:t.end])
+		return nil, nil, diag.Errorf(format, src, o, "block %s is never closed", s[o:t.end])
 	}
-	flush(end)
+	flush(end, false)
 	if has {
 		msgs = append(msgs, cur)
 	}
-	return msgs, nil
+	return msgs, lay, nil
 }
 
 // mediaKind is the part kind of a media type: image/… and audio/…, else a
@@ -230,7 +246,10 @@ func nextTag(src []byte, s string, from int) (tag, error) {
 			n++
 		}
 		if n == 1 {
-			from = i + 2
+			// Escaped: raymond's lexer takes every "{" that follows as
+			// text too ("\{{{{x}}" is the text "{{{{x}}").
+			for from = i + 2; from < len(s) && s[from] == '{'; from++ {
+			}
 			continue
 		}
 		rest := s[i:]
@@ -284,21 +303,43 @@ func tagHead(s string) string {
 	return "tag " + `"` + s + `"`
 }
 
-// layout is what Parse keeps in Document.Layout: the texts as read. They
-// are template source, which Write writes as it is; any other text is
-// what the model is to receive, and is escaped.
-type layout struct{ set map[string]bool }
-
-func newLayout(msgs []promptfmt.Message) *layout {
-	l := &layout{set: map[string]bool{}}
-	for _, m := range msgs {
-		for _, p := range m.Content {
-			if p.Kind == promptfmt.KindText {
-				l.set[p.Value] = true
-			}
-		}
-	}
-	return l
+// layout is what Parse keeps in Document.Layout: the texts as read (set)
+// and, by message and part, the texts that a marker beside strips of
+// white space. The texts are template source, which Write writes as it
+// is, with the markers' white space control; any other text is what the
+// model is to receive, and is escaped.
+type layout struct {
+	set   map[string]bool
+	strip map[[2]int]strip
 }
 
+// strip is a text read beside a marker that strips white space: left for
+// a marker before it ({{role "user"~}}), right for one after it; lws and
+// rws are the white space stripped.
+type strip struct {
+	text        string
+	left, right bool
+	lws, rws    string
+}
+
+// leadingSpace and trailingSpace are the white space at the ends of s
+// that Handlebars' "~" strips: Go's \s in raymond, [\t\n\f\r ].
+func leadingSpace(s string) string  { return s[:len(s)-len(strings.TrimLeft(s, stripped))] }
+func trailingSpace(s string) string { return s[len(strings.TrimRight(s, stripped)):] }
+
+const stripped = "\t\n\f\r "
+
 func (l *layout) isSource(s string) bool { return l != nil && l.set[s] }
+
+// stripOf is how the markers beside text, part j of message i, strip
+// it, when Parse read that text there.
+func (l *layout) stripOf(i, j int, text string) strip {
+	if l == nil {
+		return strip{}
+	}
+	st, ok := l.strip[[2]int{i, j}]
+	if !ok || st.text != text {
+		return strip{}
+	}
+	return st
+}
