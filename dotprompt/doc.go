@@ -123,8 +123,27 @@
 // name ({{> card title="x"}} would look for "card title=\"x\"").
 // Decision: a {{section}} marker's part (metadata only) has no place in
 // this package's model: it is left out with a warning. Inputs are the
-// names input.schema declares (Picoschema keys without "?" and "(…)",
-// or a JSON Schema's properties), else input.default's keys.
+// properties input.schema declares (compiled as below, in the file's
+// order), else input.default's keys.
+//
+// # Schemas
+//
+// input.schema and output.schema are Picoschema or JSON Schema; Schema,
+// Template.InputSchema and Template.OutputSchema compile them into JSON
+// Schema as Dotprompt's spec does (internal/picoschema says how; its
+// spec cases are its tests), not as its Go runtime does (which differs
+// in seven of them). A bare name that is not a type is a named schema,
+// which Genkit resolves from its registry (ai.defineSchema). Decision:
+// this package has no registry; the caller gives the named schemas to
+// those functions, and a name they lack is an error naming it, at its
+// place in the file. Reading and rendering need none: Parse (and so Load
+// and check) compiles both schemas with any name standing for a named
+// schema, and what the runtimes would refuse (a modifier other than
+// array, object and enum, an enum without a list, a value that is
+// neither a string nor a mapping...) is a ParseError at its place; Write
+// refuses such a schema in Meta. The runtime renders with every name
+// resolved to an empty schema, as it would otherwise fail on one it does
+// not know.
 //
 // Bounded: the source and each partial (Limits' MaxSource, before they
 // are read or parsed); partials, before rendering: one that includes

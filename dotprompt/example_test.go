@@ -1,6 +1,7 @@
 package dotprompt_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 
@@ -27,4 +28,22 @@ func ExampleParse() {
 	// googleai/gemini-2.0-flash
 	// system: "\nYou are a comedian. Keep it short.\n"
 	// user: "\nTell me a joke about cats."
+}
+
+// Schema compiles Picoschema, the compact schemas of a Dotprompt file's
+// input and output, into JSON Schema; named schemas come from the caller
+// (Genkit's registry).
+func ExampleSchema() {
+	schema, err := dotprompt.Schema(map[string]any{
+		"subject":         "string, what the joke is about",
+		"style?(enum)":    []any{"pun", "limerick"},
+		"audience(array)": "Person",
+	}, map[string]any{"Person": map[string]any{"type": "string"}})
+	if err != nil {
+		panic(err)
+	}
+	out, _ := json.Marshal(schema)
+	fmt.Println(string(out))
+	// Output:
+	// {"additionalProperties":false,"properties":{"audience":{"items":{"type":"string"},"type":"array"},"style":{"enum":["pun","limerick",null]},"subject":{"description":"what the joke is about","type":"string"}},"required":["audience","subject"],"type":"object"}
 }

@@ -50,6 +50,9 @@ func parse(src []byte) (*promptfmt.Document, error) {
 		if node != nil {
 			doc.MetaNode = node
 		}
+		if err := checkSchemas(src, yamlStart, doc); err != nil {
+			return nil, err
+		}
 		// With front matter the runtimes trim the template's ends of
 		// white space (Unicode's, as strings.TrimSpace).
 		rest := string(src[next:end])

@@ -13,16 +13,19 @@ import (
 	"sync"
 
 	dp "github.com/google/dotprompt/go/dotprompt"
+	"github.com/invopop/jsonschema"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/picoschema"
 )
 
 // Template is a loaded Dotprompt file, rendered by Dotprompt's own Go
 // runtime (see the package doc, Rendering).
 type Template struct {
 	src    []byte // without its byte order mark
+	file   string // the File option's
 	doc    *promptfmt.Document
 	inputs []string
 	limits promptfmt.TemplateLimits
@@ -66,7 +69,7 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		return nil, finish(&s, renderError("", err))
 	}
 	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn, loops: loops, tags: tags}, nil
+	return &Template{src: body, file: s.File, doc: doc, inputs: declaredInputs(doc), limits: l, fn: fn, loops: loops, tags: tags}, nil
 }
 
 // compile is the runtime's Compile; the Handlebars engine reports some
@@ -77,12 +80,16 @@ func compile(src string, partials map[string]string) (fn dp.PromptFunction, err 
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials}).Compile(src, nil)
+	// The runtime compiles the schemas too, to no use here (Template's
+	// InputSchema does, as the spec has it), and fails on a named schema
+	// it does not know: any name is an empty schema to it.
+	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
+	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema}).Compile(src, nil)
 }
 
-// Inputs are the names input.schema declares (a Picoschema key without its
-// "?" and "(…)"; a JSON Schema's properties), else input.default's keys,
-// in the file's order.
+// Inputs are the properties input.schema declares (a Picoschema key
+// without its "?" and "(…)", a JSON Schema's properties), else
+// input.default's keys, in the file's order.
 func (t *Template) Inputs() []string { return t.inputs }
 
 // Render renders the template with inputs (Dotprompt's data.input, over the
@@ -298,39 +305,23 @@ func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 	return msgs, size, warnings
 }
 
-// declaredInputs reads the input names from the front matter's node.
-func declaredInputs(node any) []string {
-	root, _ := node.(*yaml.Node)
-	input := mapValue(root, "input")
-	if schema := mapValue(input, "schema"); schema != nil && schema.Kind == yaml.MappingNode {
-		if props := mapValue(schema, "properties"); props != nil && props.Kind == yaml.MappingNode {
-			return keys(props, func(k string) string { return k }) // JSON Schema
-		}
-		return keys(schema, picoName)
+// declaredInputs are the properties input.schema declares (compiled, any
+// name standing for a named schema), else input.default's keys, in the
+// file's order.
+func declaredInputs(doc *promptfmt.Document) []string {
+	v, node := schemaOf(doc, "input")
+	if _, props, err := picoschema.Compile(v, node, anyName); err == nil && props != nil {
+		return props
 	}
-	if def := mapValue(input, "default"); def != nil && def.Kind == yaml.MappingNode {
-		return keys(def, func(k string) string { return k })
+	root, _ := doc.MetaNode.(*yaml.Node)
+	if def := mapValue(mapValue(root, "input"), "default"); def != nil && def.Kind == yaml.MappingNode {
+		var out []string
+		for i := 0; i+1 < len(def.Content); i += 2 {
+			out = append(out, def.Content[i].Value)
+		}
+		return out
 	}
 	return nil
-}
-
-// picoName is a Picoschema key's field name: "style?(enum, how)" is style;
-// the wildcard "(*)" is none.
-func picoName(k string) string {
-	if i := strings.IndexByte(k, '('); i >= 0 {
-		k = k[:i]
-	}
-	return strings.TrimSuffix(strings.TrimSpace(k), "?")
-}
-
-func keys(m *yaml.Node, name func(string) string) []string {
-	var out []string
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if n := name(m.Content[i].Value); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // mapValue is the value of key in mapping node m (a document node is

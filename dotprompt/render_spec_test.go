@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // specSuite is one template of Dotprompt's spec suite and its tests.
@@ -121,4 +122,54 @@ func specMessage(t *testing.T, m map[string]any) promptfmt.Message {
 		}
 	}
 	return msg
+}
+
+// TestSpecSchemas loads every case of the spec's picoschema.yaml (kept
+// with the compiler, internal/picoschema) as a file: it renders no
+// message, and its input and output schemas, compiled with the case's
+// named schemas, are the spec's.
+func TestSpecSchemas(t *testing.T) {
+	src, err := os.ReadFile("../internal/picoschema/testdata/picoschema.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name     string         `yaml:"name"`
+		Template string         `yaml:"template"`
+		Schemas  map[string]any `yaml:"schemas"`
+		Tests    []struct {
+			Expect map[string]any `yaml:"expect"`
+		} `yaml:"tests"`
+	}
+	if err := yaml.Unmarshal(src, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			tpl, err := Load([]byte(c.Template))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := tpl.Render(context.Background(), nil)
+			if err != nil || len(doc.Messages) != 0 {
+				t.Fatalf("rendered %v %v", doc, err)
+			}
+			for _, tc := range c.Tests {
+				for _, io := range []string{"input", "output"} {
+					schema := tpl.InputSchema
+					if io == "output" {
+						schema = tpl.OutputSchema
+					}
+					got, err := schema(c.Schemas)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, _ := tc.Expect[io].(map[string]any)
+					if !jsonvalue.Equal(got, want["schema"]) && (got != nil || want != nil) {
+						t.Errorf("%s schema\ngot  %v\nwant %v", io, got, want["schema"])
+					}
+				}
+			}
+		})
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/picoschema"
 	"github.com/promptfmt/promptfmt/internal/promptkind"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
@@ -48,6 +49,13 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 			if s, _ := v.(string); promptFileKey.MatchString(k) || k == "id" && promptkind.Of([]byte("---\nid: "+s+"\n---\n")) == promptkind.PromptFile {
 				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("the key %s makes a .prompt file a PromptCritical prompt file", k))
 				e.Key = k
+			}
+		}
+		for _, key := range []string{"input", "output"} {
+			v, _ := schemaOf(doc, key)
+			if _, _, err := picoschema.Compile(v, nil, anyName); err != nil {
+				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("%s.schema: %v (Dotprompt's runtimes would refuse it)", key, err))
+				e.Key = key
 			}
 		}
 		y, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
