@@ -121,8 +121,12 @@
 // directory store names it. Decision: this package finds the names, not
 // the runtime, whose resolver takes a tag's hash arguments as part of the
 // name ({{> card title="x"}} would look for "card title=\"x\"").
-// Decision: a {{section}} marker's part (metadata only) has no place in
-// this package's model: it is left out with a warning. Inputs are the
+// Decision: a {{section "name"}} marker renders a part with metadata
+// only ({purpose: name, pending: true}), a place Genkit fills later with
+// content of its own (its output instructions, context documents); it has
+// no content for a model, and this package's model no part without
+// content (message metadata would lose its place among the parts): it is
+// left out, with a warning naming the message and the section. Inputs are the
 // properties input.schema declares (compiled as below, in the file's
 // order), else input.default's keys.
 //
@@ -159,6 +163,25 @@
 // within MaxSteps, else Render refuses (a k-deep nest of loops over n
 // items is n^k passes). MaxBytes does not apply; the output is checked
 // against MaxOutput after rendering.
+//
+// # File names
+//
+// Dotprompt's directory store (and Genkit, which loads a prompts
+// directory) names a prompt by its file: name.prompt, name.variant.prompt
+// for a variant (the text after the last dot; Genkit's own loaders cut at
+// the first), _name.prompt a partial, dir/name for a file in a
+// sub-directory of the store. Decision: Parse takes the file as written
+// (Meta is its front matter; fmt adds nothing). Load with the File option
+// names the template as a Genkit user expects: the Document Render
+// returns has the name and variant the file's name gives in Meta, where
+// the front matter has none (a name or variant written there wins, as
+// Dotprompt's runtimes read it); a partial's file, or one not ending in
+// .prompt, gives none. A file alone does not say where its store starts,
+// so its name has no directory. Partials: {{> name}} is _name.prompt and
+// {{> dir/name}} dir/_name.prompt, read from the FS option; a variant's
+// partial, {{> name.variant}}, is _name.variant.prompt, the file Genkit
+// registers as the partial name.variant and the store loads for name
+// with that variant.
 //
 // # Telling Dotprompt from a prompt file
 //

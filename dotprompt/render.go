@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -27,6 +28,7 @@ type Template struct {
 	src    []byte // without its byte order mark
 	file   string // the File option's
 	doc    *promptfmt.Document
+	meta   map[string]any // Render's: the front matter, named by the file
 	inputs []string
 	limits promptfmt.TemplateLimits
 	// loops is how deep {{#each}} blocks nest, partials expanded where
@@ -69,7 +71,40 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		return nil, finish(&s, renderError("", err))
 	}
 	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, file: s.File, doc: doc, inputs: declaredInputs(doc), limits: l, fn: fn, loops: loops, tags: tags}, nil
+	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, loops: loops, tags: tags}, nil
+}
+
+// named is meta with the name and variant the file's name gives, as
+// Dotprompt's directory store reads it, where the front matter has none:
+// "greet.formal.prompt" is the prompt greet, variant formal (the text
+// after the last dot). A partial's file (_name.prompt), or a name without
+// ".prompt", gives none.
+func named(meta map[string]any, file string) map[string]any {
+	stem, ok := strings.CutSuffix(path.Base(filepath.ToSlash(file)), ".prompt")
+	if !ok || stem == "" || strings.HasPrefix(stem, "_") {
+		return meta
+	}
+	name, variant := stem, ""
+	if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+		name, variant = stem[:i], stem[i+1:]
+	}
+	var out map[string]any
+	for k, v := range map[string]string{"name": name, "variant": variant} {
+		if _, written := meta[k]; written || v == "" {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(meta)
+			if out == nil {
+				out = map[string]any{}
+			}
+		}
+		out[k] = v
+	}
+	if out == nil {
+		return meta
+	}
+	return out
 }
 
 // compile is the runtime's Compile; the Handlebars engine reports some
@@ -94,7 +129,8 @@ func (t *Template) Inputs() []string { return t.inputs }
 
 // Render renders the template with inputs (Dotprompt's data.input, over the
 // file's input.default) and returns the messages a model receives, under
-// the file's front matter. A canceled ctx is checked before and after the
+// the file's front matter (with the name and variant its file name gives,
+// when it has none: see the package doc). A canceled ctx is checked before and after the
 // rendering (the engine itself cannot be stopped midway).
 func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	var (
@@ -156,7 +192,7 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			s.OnWarning(warnings[i])
 		}
 	}
-	return &promptfmt.Document{Meta: t.doc.Meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+	return &promptfmt.Document{Meta: t.meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
 }
 
 // renderError is an error of the template as a whole (the runtime gives
@@ -296,8 +332,10 @@ func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 			case *dp.MediaPart:
 				size += len(p.Media.URL)
 				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
+			case *dp.PendingPart:
+				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): the part of {{section %q}} (pending: a place Genkit fills, no content) has no place in a message here: left out", len(msgs)+1, role, fmt.Sprint(p.GetMetadata()["purpose"]))})
 			default:
-				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("a %s message's part %v has no place in a message (a {{section}} marker?): left out", role, p.GetMetadata())})
+				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): a part %T %v has no place in a message here: left out", len(msgs)+1, role, p, p.GetMetadata())})
 			}
 		}
 		msgs = append(msgs, msg)
