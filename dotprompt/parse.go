@@ -9,6 +9,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/mediatype"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
@@ -200,7 +201,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 			}
 			flush(t.start, tildeOpen)
 			text, stripLeft = t.end, tildeClose
-			cur.Content = append(cur.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: url, MediaType: ct})
+			cur.Content = append(cur.Content, promptfmt.ContentPart{Kind: mediaKind(url, ct), Value: url, MediaType: ct})
 			has = true
 		}
 	}
@@ -216,9 +217,15 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	return msgs, lay, nil
 }
 
-// mediaKind is the part kind of a media type: image/… and audio/…, else a
-// file.
-func mediaKind(ct string) promptfmt.Kind {
+// mediaKind is the part kind of a media part: image/… and audio/…, else a
+// file, by its content type, or when it has none by the type its url says
+// (a data: URL's own, else its extension's: internal/mediatype), as a
+// model's API would take "photo.jpg" (the part's MediaType stays as
+// written).
+func mediaKind(url, ct string) promptfmt.Kind {
+	if ct == "" {
+		ct = mediatype.OfURL(url)
+	}
 	switch {
 	case strings.HasPrefix(ct, "image/"):
 		return promptfmt.KindImage

@@ -46,6 +46,10 @@ func TestParse(t *testing.T) {
 			{Kind: promptfmt.KindAudio, Value: "gs://b/c.mp3", MediaType: "audio/mpeg"},
 			{Kind: promptfmt.KindFile, Value: "https://x/d"},
 		}}}},
+		{"media without a content type: the kind its url says", "{{media url=\"https://x/cat.JPG?s=1\"}}{{media url='data:audio/wav;base64,AAAA'}}", []msg{{"user", []promptfmt.ContentPart{
+			{Kind: promptfmt.KindImage, Value: "https://x/cat.JPG?s=1"},
+			{Kind: promptfmt.KindAudio, Value: "data:audio/wav;base64,AAAA"},
+		}}}},
 		{"media from a variable is text", "{{media url=photo}}", []msg{{"user", []promptfmt.ContentPart{text("{{media url=photo}}")}}}},
 		{"history and section stay text", "{{role \"system\"}}S{{history}}{{section \"q\"}}", []msg{{"system", []promptfmt.ContentPart{text("S{{history}}{{section \"q\"}}")}}}},
 		{"string argument holding }}", "{{json \"}}\"}}{{role \"model\"}}x", []msg{{"user", []promptfmt.ContentPart{text("{{json \"}}\"}}")}}, {"assistant", []promptfmt.ContentPart{text("x")}}}},

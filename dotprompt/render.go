@@ -308,7 +308,8 @@ func (t *Template) exec(data *dp.DataArgument) (out dp.RenderedPrompt, err error
 // convert turns the runtime's messages into this package's model: "model"
 // is "assistant"; media parts take their kind from the content type. It
 // returns the bytes of text and URLs, for MaxOutput, and warnings for what
-// the model has no place for (a section's pending part).
+// the model has no place for (a section's pending part) and for a media
+// part with no url (kept, as the runtime makes it).
 func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 	var (
 		msgs     []promptfmt.Message
@@ -331,7 +332,10 @@ func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 				msg.Content = append(msg.Content, promptfmt.Text(p.Text))
 			case *dp.MediaPart:
 				size += len(p.Media.URL)
-				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
+				if p.Media.URL == "" {
+					warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): a {{media}} part with no url (an input missing?)", len(msgs)+1, role)})
+				}
+				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.URL, p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
 			case *dp.PendingPart:
 				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): the part of {{section %q}} (pending: a place Genkit fills, no content) has no place in a message here: left out", len(msgs)+1, role, fmt.Sprint(p.GetMetadata()["purpose"]))})
 			default:

@@ -135,7 +135,7 @@ func specMessage(t *testing.T, m map[string]any) (promptfmt.Message, int) {
 		case p["media"] != nil:
 			md := p["media"].(map[string]any)
 			ct, _ := md["contentType"].(string)
-			msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: md["url"].(string), MediaType: ct})
+			msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(md["url"].(string), ct), Value: md["url"].(string), MediaType: ct})
 		case len(p) == 1 && p["metadata"] != nil && p["metadata"].(map[string]any)["pending"] == true:
 			sections++
 		default:

@@ -308,3 +308,23 @@ func TestVariantPartials(t *testing.T) {
 		t.Errorf("%v %v", doc, err)
 	}
 }
+
+// A media part whose url renders empty (an input not given) is kept, as
+// the runtime makes it, with a warning.
+func TestRenderEmptyMediaWarns(t *testing.T) {
+	tpl, err := Load([]byte("Look: {{media url=photo}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tpl.Render(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Messages[0].Content) != 2 || len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0].Msg, "no url") {
+		t.Errorf("%v %v", doc.Messages, doc.Warnings)
+	}
+	doc, err = tpl.Render(context.Background(), map[string]any{"photo": "https://x/a.webp"})
+	if err != nil || len(doc.Warnings) != 0 || doc.Messages[0].Content[1].Kind != promptfmt.KindImage {
+		t.Errorf("%v %v %v", doc.Messages, doc.Warnings, err)
+	}
+}

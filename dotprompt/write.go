@@ -307,8 +307,8 @@ func mediaProblem(p promptfmt.ContentPart) string {
 		// string; white space splits the runtime's media marker, and
 		// angle brackets could end or start one.
 		return fmt.Sprintf("a %s part whose url or content type holds a quote, backslash, angle bracket or white space", p.Kind)
-	case mediaKind(p.MediaType) != p.Kind:
-		return fmt.Sprintf("a %s part with the content type %q (Dotprompt would read it as a %s)", p.Kind, p.MediaType, mediaKind(p.MediaType))
+	case mediaKind(p.Value, p.MediaType) != p.Kind:
+		return fmt.Sprintf("a %s part with the content type %q (Dotprompt would read it as a %s)", p.Kind, p.MediaType, mediaKind(p.Value, p.MediaType))
 	}
 	return ""
 }

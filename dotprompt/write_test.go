@@ -162,7 +162,7 @@ func TestParseStrippingMarkers(t *testing.T) {
 	}
 	want := []promptfmt.Message{
 		promptfmt.NewMessage("system", "Be brief."),
-		{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("\nHi"), {Kind: promptfmt.KindFile, Value: "https://x/a.png"}, promptfmt.Text("there")}},
+		{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("\nHi"), {Kind: promptfmt.KindImage, Value: "https://x/a.png"}, promptfmt.Text("there")}},
 	}
 	if !promptfmt.EqualMessages(doc.Messages, want) {
 		t.Errorf("got %s", show(doc))
