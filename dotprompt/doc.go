@@ -21,13 +21,17 @@
 // # Reading
 //
 // The file is UTF-8; a leading byte order mark is ignored with a warning.
-// Front matter opens with a first line "---" and closes at the next "---"
-// line (blanks after either allowed); it becomes Meta, every key kept,
-// and MetaNode its YAML, so that Write keeps key order, comments and
-// style. The schemas (input.schema, output.schema) are kept as written,
-// Picoschema or JSON Schema. Decision: front matter that is never closed
-// is an error (the runtimes would read the whole file as a template,
-// YAML included). As the runtimes do, the body of a file with front
+// Front matter is found as Dotprompt's runtimes find it: it opens with a
+// line "---" and closes at the next "---" line (blanks after either
+// allowed), which a line break must end; lines of "#" comments and blanks
+// may come before it (a licence header, as the runtimes allow since
+// 2026: it is the file's one Dotprompt comment, which Write puts back).
+// It becomes Meta, every key kept, and MetaNode its YAML, so that Write
+// keeps key order, comments and style. The schemas (input.schema,
+// output.schema) are kept as written, Picoschema or JSON Schema.
+// Decision: front matter that is never closed, or closed by a "---"
+// ending the file with no line break, is an error (the runtimes would
+// read the whole file as a template, YAML included). As the runtimes do, the body of a file with front
 // matter is trimmed of white space (Unicode's) at both ends; without
 // front matter the whole file is the body, untouched.
 //

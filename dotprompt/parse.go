@@ -38,11 +38,18 @@ func parse(src []byte) (*promptfmt.Document, error) {
 		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	body, end := start, len(src)
-	yamlStart, yamlEnd, next, err := frontMatter(src, start)
+	open, yamlStart, yamlEnd, next, err := frontMatter(src, start)
 	if err != nil {
 		return nil, err
 	}
-	if yamlStart >= 0 {
+	if open >= 0 {
+		if pre := src[start:open]; bytes.Contains(pre, []byte("#")) {
+			// A licence header before the front matter: a comment,
+			// which Write puts back.
+			line, _ := lines.Position(src, start)
+			text := strings.TrimSuffix(lines.ToLF(string(pre)), "\n")
+			doc.Comments = []promptfmt.Comment{{Format: format, Text: text, Part: -1, Line: line}}
+		}
 		node, meta, err := yamlmeta.Decode(format, src, yamlStart, yamlEnd)
 		if err != nil {
 			return nil, err
@@ -70,23 +77,42 @@ func parse(src []byte) (*promptfmt.Document, error) {
 	return doc, nil
 }
 
-// frontMatter finds front matter at src[start:]: a first line "---" and
-// the next line "---" (blanks after either allowed). It returns the YAML's
-// bounds and where the body starts, or yamlStart -1 when there is none.
-func frontMatter(src []byte, start int) (yamlStart, yamlEnd, body int, err error) {
+// frontMatter finds front matter at src[start:], as Dotprompt's runtimes'
+// pattern does: lines of "#" comments or blanks may come first (a licence
+// header); then a line "---", the YAML, and the next line "---" (blanks
+// after either allowed), followed by a line break. It returns where the
+// opening "---" starts, the YAML's bounds and where the body starts, or
+// open -1 when there is no front matter (the whole source is the body).
+func frontMatter(src []byte, start int) (open, yamlStart, yamlEnd, body int, err error) {
 	sc := lines.NewScanner(src[start:])
-	s, e, next, ok := sc.Next()
-	if !ok || !delimiter(src[start+s:start+e]) {
-		return -1, 0, start, nil
-	}
-	yamlStart = start + next
 	for {
-		s, e, next, ok = sc.Next()
+		s, e, next, ok := sc.Next()
 		if !ok {
-			return 0, 0, 0, diag.Errorf(format, src, start, "front matter opened here is never closed (want a --- line)")
+			return -1, 0, 0, start, nil
+		}
+		line, eol := src[start+s:start+e], src[start+e:start+next]
+		if delimiter(line) {
+			open, yamlStart = start+s, start+next
+			break
+		}
+		// A preamble line ends at "\n" (the pattern's "#[^\n]*\n" or
+		// "[ \t]*\n"); anything else means no front matter.
+		if !bytes.HasSuffix(eol, []byte("\n")) || !(bytes.HasPrefix(line, []byte("#")) || len(bytes.Trim(line, " \t")) == 0 && len(eol) == 1) {
+			return -1, 0, 0, start, nil
+		}
+	}
+	for {
+		s, e, next, ok := sc.Next()
+		if !ok {
+			return 0, 0, 0, 0, diag.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 		}
 		if delimiter(src[start+s : start+e]) {
-			return yamlStart, start + s, start + next, nil
+			if next == e {
+				e := diag.Errorf(format, src, start+s, "front matter is closed by a --- that ends the file with no line break after it")
+				e.Hint = "Dotprompt's runtimes then read the whole file, YAML included, as the template: end the line"
+				return 0, 0, 0, 0, e
+			}
+			return open, yamlStart, start + s, start + next, nil
 		}
 	}
 }

@@ -2,6 +2,7 @@ package dotprompt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -195,4 +196,46 @@ func TestSniffDetect(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Hi")}}))
 	assert.True(t, Format.Sniff(out.Bytes()), out.String())
+}
+
+// Front matter as Dotprompt's runtimes find it: "#" comment and blank
+// lines may come first (a licence header, kept as a comment that fmt
+// writes back); the closing --- needs a line break after it, else the
+// runtimes read the whole file as the template, an error here.
+func TestFrontMatterBounds(t *testing.T) {
+	src := "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n\n---\nmodel: m\n---\n{{role \"system\"}}Hi {{x}}"
+	doc, err := Parse([]byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, "m", doc.Meta["model"])
+	require.Len(t, doc.Comments, 1)
+	assert.Equal(t, promptfmt.Comment{Format: "dotprompt", Text: "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n", Part: -1, Line: 1}, doc.Comments[0])
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, src+"\n", out.String())
+	assert.True(t, Format.Sniff([]byte(src)))
+	tpl, err := Load([]byte(src))
+	require.NoError(t, err)
+	got, err := tpl.Render(context.Background(), map[string]any{"x": "there"})
+	require.NoError(t, err)
+	assert.Equal(t, []promptfmt.Message{{Role: "system", Content: []promptfmt.ContentPart{text("Hi there")}}}, got.Messages)
+
+	// Not a header: the whole file is the body.
+	doc, err = Parse([]byte("# Title\nText\n---\nmodel: m\n---\n"))
+	require.NoError(t, err)
+	assert.Nil(t, doc.Meta)
+
+	_, err = Parse([]byte("---\nmodel: m\n---"), promptfmt.File("f.prompt"))
+	assert.ErrorContains(t, err, "f.prompt:3:1: front matter is closed by a --- that ends the file with no line break after it")
+
+	// A header needs front matter after it; comments go nowhere else.
+	for _, doc := range []*promptfmt.Document{
+		{Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Part: -1}}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "x")}},
+		{Meta: map[string]any{"model": "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "not # a header", Part: -1}}},
+		{Meta: map[string]any{"model": "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Message: 1, Part: 0}}},
+	} {
+		err := Write(&bytes.Buffer{}, doc)
+		var ue *promptfmt.UnsupportedError
+		require.ErrorAs(t, err, &ue)
+		assert.Equal(t, promptfmt.ThingComment, ue.Thing, err.Error())
+	}
 }

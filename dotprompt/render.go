@@ -59,6 +59,13 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		return nil, err
 	}
 	body := src[lines.SkipBOM(src):]
+	// The runtime on the module proxy predates the licence header that
+	// Dotprompt's runtimes allow before the front matter: it is given
+	// the file from the front matter on.
+	runtimeSrc := body
+	if open, _, _, _, _ := frontMatter(body, 0); open > 0 {
+		runtimeSrc = body[open:]
+	}
 	partials, err := readPartials(s.FS, string(body), l.MaxSource)
 	if err == nil {
 		err = checkPartials(string(body), partials, l)
@@ -66,7 +73,7 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
-	fn, err := compile(string(body), partials)
+	fn, err := compile(string(runtimeSrc), partials)
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}

@@ -46,7 +46,7 @@ func (t *Template) schema(key string, named map[string]any) (map[string]any, err
 	v, node := schemaOf(t.doc, key)
 	out, _, err := picoschema.Compile(v, node, lookup(named))
 	if err != nil {
-		yamlStart, _, _, _ := frontMatter(t.src, 0)
+		_, yamlStart, _, _, _ := frontMatter(t.src, 0)
 		e := schemaError(t.src, yamlStart, key, node, err)
 		e.File = t.file
 		return nil, e
@@ -102,7 +102,7 @@ func schemaError(src []byte, yamlStart int, key string, node *yaml.Node, err err
 	if at == nil {
 		at = node
 	}
-	if at == nil || yamlStart < 0 {
+	if at == nil {
 		return &promptfmt.ParseError{Format: format, Msg: fmt.Sprintf("%s.schema: %v", key, pe)}
 	}
 	e := diag.Errorf(format, src, yamlmeta.Offset(src, yamlStart, at), "%s.schema: %v", key, pe)

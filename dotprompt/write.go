@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/picoschema"
 	"github.com/promptfmt/promptfmt/internal/promptkind"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
@@ -44,6 +45,9 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		return e
 	}
 	frontMatter := len(doc.Meta) > 0
+	if !frontMatter {
+		header(doc, fail)
+	}
 	if frontMatter {
 		for k, v := range doc.Meta {
 			if s, _ := v.(string); promptFileKey.MatchString(k) || k == "id" && promptkind.Of([]byte("---\nid: "+s+"\n---\n")) == promptkind.PromptFile {
@@ -62,7 +66,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		if err != nil {
 			fail(-1, nil, promptfmt.ThingMeta, "front matter: "+err.Error())
 		}
-		b.WriteString("---\n" + y + "---\n")
+		b.WriteString(header(doc, fail) + "---\n" + y + "---\n")
 	}
 	// The first user message needs no marker when the front matter alone
 	// says the file is Dotprompt's and the trimming of the body cannot
@@ -162,6 +166,45 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// header is the licence header, lines of "#" comments and blanks that
+// Parse keeps as doc's Dotprompt comment before its front matter, as
+// written; any other Dotprompt comment, or one with no front matter
+// after it (where it would be the template's text), is refused.
+func header(doc *promptfmt.Document, fail func(int, *promptfmt.Message, promptfmt.Thing, string) *promptfmt.UnsupportedError) string {
+	out := ""
+	for i, c := range doc.Comments {
+		if c.Format != format {
+			continue // CommentErrors
+		}
+		why := ""
+		switch {
+		case c.Message != 0 || c.Part != -1 || out != "":
+			why = "a Dotprompt file has comments only before its front matter"
+		case len(doc.Meta) == 0:
+			why = "a header of # lines needs front matter after it (else it is the template's text)"
+		case !isHeader(c.Text):
+			why = `a header is lines of "#" comments and blanks`
+		}
+		if why != "" {
+			e := fail(-1, nil, promptfmt.ThingComment, fmt.Sprintf("the comment %q: %s", lines.First(c.Text), why))
+			e.Line, e.Part = c.Line, i
+			continue
+		}
+		out = c.Text + "\n"
+	}
+	return out
+}
+
+// isHeader: every line of s starts with "#" or is blank.
+func isHeader(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, "#") && strings.Trim(line, " \t") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // markerText starts the markers Dotprompt's helpers render to
