@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
@@ -223,12 +224,17 @@ type item struct {
 	strip strip
 }
 
-// writeItems writes the tags and texts of a body. A tag after a text
-// that ends with "{" (Handlebars would read "{{{"), or plain text ending
-// with a backslash (it would escape the tag), is written " {{~": the
-// space parts them and "~" strips it. A tag before a text starting with
-// "}" ("}}}") is written "~}} " alike. Source text has the stripping
-// markers it was read with, and the white space they strip.
+// writeItems writes the tags and texts of a body. Plain text goes on
+// lines of its own: a tag before it is written "~}}" and a line break,
+// one after it a line break and "{{~", which strip those line breaks
+// (Handlebars' white space control), where the text does not start or
+// end with white space (which "~" would strip too: Unicode's, as
+// handlebars.js reads \s). That also parts a text ending with "{"
+// ("{{{" would open a triple stash) or a backslash (it would escape the
+// tag), or starting with "}" ("}}}"), from the tag. Source text has the
+// stripping markers it was read with, and the white space they strip; one
+// that ends with "{" or starts with "}" beside a marker it was not read
+// beside (its document was edited) is parted by a space alike.
 func writeItems(b *strings.Builder, items []item) {
 	for k, it := range items {
 		if it.tag == "" {
@@ -242,7 +248,10 @@ func writeItems(b *strings.Builder, items []item) {
 			case prev.strip.right:
 				b.WriteString(prev.strip.rws)
 				open = "{{~"
-			case strings.HasSuffix(prev.text, "{") || prev.plain && strings.HasSuffix(prev.text, `\`):
+			case prev.plain && !endsSpace(prev.text):
+				b.WriteByte('\n')
+				open = "{{~"
+			case strings.HasSuffix(prev.text, "{"):
 				b.WriteByte(' ')
 				open = "{{~"
 			}
@@ -251,8 +260,9 @@ func writeItems(b *strings.Builder, items []item) {
 			next := items[k+1]
 			switch {
 			case next.strip.left:
-				close += next.strip.lws
-				close = "~" + close
+				close = "~}}" + next.strip.lws
+			case next.plain && !startsSpace(next.text):
+				close = "~}}\n"
 			case strings.HasPrefix(next.text, "}"):
 				close = "~}} "
 			}
@@ -291,11 +301,20 @@ func rendersBack(doc *promptfmt.Document, out string) error {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMessages, What: fmt.Sprintf("the messages do not render the same (%d, not %d)", len(got), len(doc.Messages))}
 }
 
-// startsSpace: the trimming of a body with front matter would take the
-// start of s.
+// startsSpace and endsSpace: s starts (ends) with white space, which
+// the trimming of a body with front matter or a marker's "~" would take:
+// Unicode's, and the byte order mark that handlebars.js's \s counts too.
 func startsSpace(s string) bool {
-	return strings.TrimLeftFunc(s, unicode.IsSpace) != s
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && isSpaceRune(r)
 }
+
+func endsSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && isSpaceRune(r)
+}
+
+func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // hasContent reports whether m holds something Dotprompt keeps: text that
 // is not white space, or a media part.

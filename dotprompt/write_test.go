@@ -124,9 +124,13 @@ func TestWriteEscapes(t *testing.T) {
 	}
 	// The escapes themselves, as written.
 	for _, c := range []struct{ text, file string }{
-		{"a {{b}} c", `{{role "user"}}a \{{b}} c`},
-		{`a \{{b}}`, `{{role "user"}}a \\{{!}}\{{b}}`},
-		{"{{{{x", `{{role "user"}}\{{\{{x`},
+		{"a {{b}} c", "{{role \"user\"~}}\n" + `a \{{b}} c`},
+		{`a \{{b}}`, "{{role \"user\"~}}\n" + `a \\{{!}}\{{b}}`},
+		{"{{{{x", "{{role \"user\"~}}\n" + `\{{\{{x`},
+		// Text that starts with white space (Unicode's) keeps it after
+		// the marker, which "~" would strip.
+		{"\nHi", "{{role \"user\"}}\nHi"},
+		{"\u00a0Hi", "{{role \"user\"}}\u00a0Hi"},
 	} {
 		var out bytes.Buffer
 		if err := Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", c.text)}}); err != nil || out.String() != c.file {
@@ -137,7 +141,10 @@ func TestWriteEscapes(t *testing.T) {
 	if err := Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", `a{`), promptfmt.NewMessage("assistant", `}b\`), promptfmt.NewMessage("user", "c")}}); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{{role "user"}}a{ {{~role "model"~}} }b\ {{~role "user"}}c`; out.String() != want {
+	// Each text on lines of its own, the line breaks stripped by "~": a
+	// "{" or backslash at its end, a "}" at its start, parted from the
+	// markers.
+	if want := "{{role \"user\"~}}\na{\n{{~role \"model\"~}}\n}b\\\n{{~role \"user\"~}}\nc"; out.String() != want {
 		t.Errorf("got %q, want %q", out.String(), want)
 	}
 }
