@@ -125,6 +125,11 @@
 // directory store names it. Decision: this package finds the names, not
 // the runtime, whose resolver takes a tag's hash arguments as part of the
 // name ({{> card title="x"}} would look for "card title=\"x\"").
+// Decision: a template calling a helper that is neither Handlebars' nor
+// Dotprompt's ({{list items}}, {{#if (eq a b)}}: a name given arguments),
+// one that Genkit's code registers (ai.defineHelper), is an error at
+// Load, at the tag: the engine would render it as nothing, where
+// handlebars.js refuses it. A name without arguments is a value.
 // Decision: a {{section "name"}} marker renders a part with metadata
 // only ({purpose: name, pending: true}), a place Genkit fills later with
 // content of its own (its output instructions, context documents); it has

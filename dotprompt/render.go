@@ -62,9 +62,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	// The runtime on the module proxy predates the licence header that
 	// Dotprompt's runtimes allow before the front matter: it is given
 	// the file from the front matter on.
-	runtimeSrc := body
-	if open, _, _, _, _ := frontMatter(body, 0); open > 0 {
-		runtimeSrc = body[open:]
+	runtimeSrc, template := body, 0
+	if open, _, _, next, _ := frontMatter(body, 0); open >= 0 {
+		runtimeSrc, template = body[open:], next
 	}
 	partials, err := readPartials(s.FS, string(body), l.MaxSource)
 	if err == nil {
@@ -72,6 +72,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	}
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
+	}
+	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
+		return nil, finish(&s, err)
 	}
 	fn, err := compile(string(runtimeSrc), partials)
 	if err != nil {

@@ -328,3 +328,40 @@ func TestRenderEmptyMediaWarns(t *testing.T) {
 		t.Errorf("%v %v %v", doc.Messages, doc.Warnings, err)
 	}
 }
+
+// A helper Genkit's code registers is not here: calling one (a name
+// given arguments, in a tag or a sub-expression) is an error at Load, at
+// its place, rather than the empty text the engine would render. Values,
+// Handlebars' and Dotprompt's helpers are not calls of one.
+func TestUnknownHelpers(t *testing.T) {
+	for _, c := range []struct{ src, msg string }{
+		{"---\nmodel: m\n---\nHi\n{{#if xs}}\n{{list xs}}\n{{/if}}", "f.prompt:6:1: {{list xs}} calls list, neither"},
+		{"{{#if (eq a b)}}x{{/if}}", "f.prompt:1:1: {{#if (eq a b)}} calls eq"},
+		{"{{~#upper name~}}x{{/upper}}", "calls upper"},
+		{"{{else if x}}", ""}, // not reached: a syntax error first
+		{"{{{fmt x}}}", "calls fmt"},
+		{"{{shout name=\"x\"}}", "calls shout"},
+	} {
+		_, err := Load([]byte(c.src), promptfmt.File("f.prompt"))
+		if c.msg == "" {
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: %v, want %s", c.src, err, c.msg)
+		}
+	}
+	for _, src := range []string{
+		"{{name}} {{person.name}} {{@state.x}} {{this}} {{json x indent=2}} {{#each xs as |x|}}{{lookup ../m x}}{{/each}}",
+		"{{#ifEquals a \"b\"}}{{else if c}}{{/ifEquals}} {{media url=u}} {{role \"user\"}} {{#with (lookup m k)}}{{.}}{{/with}}",
+		"{{#section}}{{/section}} {{!-- {{list x}} --}} \\{{list x}} {{#unless (equal a b)}}{{/unless}}",
+		"---\ndescription: \"{{list x}} in YAML is no call\"\n---\nHi",
+	} {
+		if _, err := Load([]byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	fsys := fstest.MapFS{"_p.prompt": {Data: []byte("{{upper x}}")}}
+	if _, err := Load([]byte("{{> p}}"), promptfmt.FS(fsys)); err == nil || !strings.Contains(err.Error(), "partial p: {{upper x}} calls upper") {
+		t.Errorf("partial: %v", err)
+	}
+}
