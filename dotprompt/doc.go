@@ -65,8 +65,9 @@
 // Tags are read as raymond's lexer reads them: "\{{" is a literal "{{",
 // with any "{" right after it, and "\\{{" a backslash before a tag;
 // comments and string arguments are read whole. A tag never closed,
-// "}}}" closing a "{{" tag, a {{/x}} that closes no block and a block
-// never closed are errors at their position.
+// "}}}" closing a "{{" tag, a {{/x}} that closes no block or another
+// block than the one open ({{#if}} ... {{/each}}), and a block never
+// closed are errors at their position.
 //
 // # Writing
 //

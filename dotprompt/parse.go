@@ -168,7 +168,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 		cur.Content = append(cur.Content, promptfmt.Text(piece))
 		has = true
 	}
-	var blocks []int // offsets of the open blocks
+	var blocks []block // the open blocks
 	for from := body; ; {
 		t, err := nextTag(src, s, from)
 		if err != nil {
@@ -183,11 +183,16 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 		case t.raw:
 			continue
 		case strings.HasPrefix(inner, "#") || strings.HasPrefix(inner, "^") && inner != "^":
-			blocks = append(blocks, t.start)
+			blocks = append(blocks, block{t.start, t.end, blockName(inner[1:])})
 			continue
 		case strings.HasPrefix(inner, "/"):
 			if len(blocks) == 0 {
 				return nil, nil, diag.Errorf(format, src, t.start, "%s closes no block", s[t.start:t.end])
+			}
+			open := blocks[len(blocks)-1]
+			if name := blockName(inner[1:]); name != open.name {
+				line, col := lines.Position(src, open.start)
+				return nil, nil, diag.Errorf(format, src, t.start, "%s does not close %s, opened at %d:%d", s[t.start:t.end], s[open.start:open.end], line, col)
 			}
 			blocks = blocks[:len(blocks)-1]
 			continue
@@ -233,14 +238,31 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	}
 	if len(blocks) > 0 {
 		o := blocks[len(blocks)-1]
-		t, _ := nextTag(src, s, o)
-		return nil, nil, diag.Errorf(format, src, o, "block %s is never closed", s[o:t.end])
+		return nil, nil, diag.Errorf(format, src, o.start, "block %s is never closed", s[o.start:o.end])
 	}
 	flush(end, false)
 	if has {
 		msgs = append(msgs, cur)
 	}
 	return msgs, lay, nil
+}
+
+// block is an open block's tag, and its name, which its end must repeat
+// ({{#if x}} ... {{/if}}), as Handlebars requires.
+type block struct {
+	start, end int
+	name       string
+}
+
+// blockName is the name of a block's tag, after its "#", "^" or "/": the
+// helper or value ({{#each xs}}: each), a partial block's partial, a
+// decorator's name.
+func blockName(s string) string {
+	s = strings.TrimLeft(s, "*> \t\r\n")
+	if i := strings.IndexAny(s, " \t\r\n~}("); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // mediaKind is the part kind of a media part: image/… and audio/…, else a

@@ -87,6 +87,8 @@ func TestParseErrors(t *testing.T) {
 		{"Hi {{!-- x }}", "1:4: tag \"{{!-- x }}\" is never closed with --}}"},
 		{"a\n{{#if x}}b", "2:1: block {{#if x}} is never closed"},
 		{"a{{/if}}", "1:2: {{/if}} closes no block"},
+		{"{{#if a}}\n{{#each xs}}x{{/if}}{{/each}}", "2:14: {{/if}} does not close {{#each xs}}, opened at 2:1"},
+		{"{{^a}}x{{/b}}", "1:8: {{/b}} does not close {{^a}}, opened at 1:1"},
 		{"{{role \"assistant\"}}x", "1:1: unknown role \"assistant\""},
 		{"{{role \"user\"}}}x", "1:14: tag \"{{role \"user\"}}}x\" is closed with }}}"},
 		{"---\n[1]\n---\n", "2:1: front matter: want a mapping"},
