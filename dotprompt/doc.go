@@ -86,14 +86,18 @@
 // renders it back exactly: each "{{" as "\{{" (raymond's lexer then takes
 // the "{"s after it as text too), and a "{{" after k backslashes as those
 // and one more, an empty comment "{{!}}", then "\{{" (k+1 backslashes
-// before a tag print k). A marker written after a text that ends with "{"
-// ("{{{" would open a triple stash) or a backslash (it would escape the
-// marker) is written " {{~role ...}}", the space parting them and "~"
-// stripping it; one before a text starting with "}" ("}}}") is written
-// "{{role ...~}} " alike. Parse of such a file gives the escaped source,
-// which Write keeps. When text was escaped (and no source text written),
-// Write checks its output: the file loaded and rendered must give the
-// document's messages, else an UnsupportedError names the message.
+// before a tag print k). Such text goes on lines of its own: the marker
+// before it is written {{role "user"~}} and a line break, the marker after
+// it a line break and {{~role "model"}}, "~" stripping those line breaks,
+// where the text does not start (end) with white space that "~" would
+// strip too (Unicode's, as handlebars.js reads \s); this also parts a
+// text ending with "{" ("{{{" would open a triple stash) or a backslash (it
+// would escape the marker), or starting with "}" ("}}}"), from the marker.
+// Parse of such a file gives the escaped source, which Write keeps. When
+// such text holds a brace or backslash (and no source text is written),
+// Write checks its output:
+// the file loaded and rendered must give the document's messages, else an
+// UnsupportedError names the message.
 //
 // What Dotprompt cannot hold is an UnsupportedError, and nothing is
 // written: a role other than user, assistant, system and tool; a name;
