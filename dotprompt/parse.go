@@ -139,7 +139,8 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	lay := &layout{set: map[string]bool{}, strip: map[[2]int]strip{}}
 	cur := promptfmt.Message{Role: "user"}
 	has := false // cur holds text that is not white space, or media
-	cur.Line, _ = lines.Position(src, body)
+	pos := lines.NewCounter(src) // the offsets asked only increase
+	cur.Line, _ = pos.Position(body)
 	text := body       // start of the text not yet placed
 	stripLeft := false // the marker before text ends with ~}}
 	flush := func(to int, stripRight bool) {
@@ -158,7 +159,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 			return // the runtimes drop white space between markers
 		}
 		if cur.TextLine == 0 {
-			cur.TextLine, _ = lines.Position(src, from)
+			cur.TextLine, _ = pos.Position(from)
 		}
 		lay.set[piece] = true
 		if st.left || st.right {
@@ -210,7 +211,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 			}
 			flush(t.start, tildeOpen)
 			text, stripLeft = t.end, tildeClose
-			line, _ := lines.Position(src, t.start)
+			line, _ := pos.Position(t.start)
 			if has {
 				msgs = append(msgs, cur)
 				cur, has = promptfmt.Message{}, false
