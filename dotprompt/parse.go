@@ -138,7 +138,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	var msgs []promptfmt.Message
 	lay := &layout{set: map[string]bool{}, strip: map[[2]int]strip{}}
 	cur := promptfmt.Message{Role: "user"}
-	has := false // cur holds text that is not white space, or media
+	has := false                 // cur holds text that is not white space, or media
 	pos := lines.NewCounter(src) // the offsets asked only increase
 	cur.Line, _ = pos.Position(body)
 	text := body       // start of the text not yet placed
