@@ -47,7 +47,9 @@
 //   - a top-level {{media url="U" contentType="T"}} whose arguments are
 //     string literals is a media part: its Value the url, MediaType the
 //     content type, its kind image or audio by the type's prefix, else
-//     file. A media tag whose url is an expression is template text.
+//     file; without a content type, by the type its url says (a data:
+//     URL's, else its extension's: cat.jpg is an image), as a model's API
+//     takes it. A media tag whose url is an expression is template text.
 //   - text between markers is one text part, kept verbatim as template
 //     source (expressions, blocks, comments, {{history}}, {{section}},
 //     partials and escapes such as "\{{" as written): the line break after
@@ -140,9 +142,25 @@
 // content of its own (its output instructions, context documents); it has
 // no content for a model, and this package's model no part without
 // content (message metadata would lose its place among the parts): it is
-// left out, with a warning naming the message and the section. Inputs are the
-// properties input.schema declares (compiled as below, in the file's
-// order), else input.default's keys.
+// left out, with a warning naming the message and the section. A media
+// part whose url renders empty is kept, as the runtime makes it, with a
+// warning. Inputs are the properties input.schema declares (compiled as Schemas says, in the
+// file's order), else input.default's keys.
+//
+// Bounded: the source and each partial (Limits' MaxSource, before they
+// are read or parsed); partials, before rendering: one that includes
+// itself (the engine would recurse until the Go stack overflows) is an
+// error, as are partials nested deeper than MaxDepth and partials whose
+// expansion comes to more than MaxOutput bytes of template; the rendered
+// text and media URLs (MaxOutput, after rendering); a canceled context
+// (checked before and after); and the work, bounded before rendering as
+// for Mustache, since the engine (raymond) has no step budget or
+// cancellation: every tag of the expanded template once for each
+// combination of items its nested {{#each}} blocks could walk (the items
+// of every list and entries of every map in the data, counted) must stay
+// within MaxSteps, else Render refuses (a k-deep nest of loops over n
+// items is n^k passes). MaxBytes does not apply; the output is checked
+// against MaxOutput after rendering.
 //
 // # Schemas
 //
@@ -162,21 +180,6 @@
 // refuses such a schema in Meta. The runtime renders with every name
 // resolved to an empty schema, as it would otherwise fail on one it does
 // not know.
-//
-// Bounded: the source and each partial (Limits' MaxSource, before they
-// are read or parsed); partials, before rendering: one that includes
-// itself (the engine would recurse until the Go stack overflows) is an
-// error, as are partials nested deeper than MaxDepth and partials whose
-// expansion comes to more than MaxOutput bytes of template; the rendered
-// text and media URLs (MaxOutput, after rendering); a canceled context
-// (checked before and after); and the work, bounded before rendering as
-// for Mustache, since the engine (raymond) has no step budget or
-// cancellation: every tag of the expanded template once for each
-// combination of items its nested {{#each}} blocks could walk (the items
-// of every list and entries of every map in the data, counted) must stay
-// within MaxSteps, else Render refuses (a k-deep nest of loops over n
-// items is n^k passes). MaxBytes does not apply; the output is checked
-// against MaxOutput after rendering.
 //
 // # File names
 //
