@@ -2,6 +2,7 @@ package formats_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -49,7 +50,10 @@ func TestRegistry(t *testing.T) {
 // The contract, checked once for every format on the same inputs:
 //   - Write either writes a file that Parse reads, and
 //     writing what it read gives the same bytes (fmt is idempotent), and
-//     reads back the document itself when no text holds template syntax;
+//     reads back the document itself: a template format's file loaded
+//     and rendered without inputs, whatever its texts hold (escaped
+//     template syntax included); another's parsed, when no text holds
+//     template syntax;
 //     or it refuses with UnsupportedErrors of its own format only, each
 //     about a message or the document, and writes nothing;
 //   - invalid UTF-8 is a ParseError at its byte, line and column;
@@ -104,7 +108,14 @@ func TestConformance(t *testing.T) {
 				require.NoError(t, f.Write(&again, back), "case %d", n)
 				require.Equal(t, out.String(), again.String(), "case %d: writing what was read changes the file", n)
 				require.True(t, promptfmt.EqualRequests(doc.Request, back.Request), "case %d: the settings read back changed\n%s", n, out.String())
-				if !templateSyntax(doc) {
+				if tf, ok := f.(promptfmt.TemplateFormat); ok {
+					// A template's users read it loaded and rendered.
+					tpl, err := tf.Load(out.Bytes())
+					require.NoError(t, err, "case %d:\n%s", n, out.String())
+					got, err := tpl.Render(context.Background(), nil)
+					require.NoError(t, err, "case %d:\n%s", n, out.String())
+					require.True(t, promptfmt.Equal(doc, got), "case %d: renders back changed\n%s", n, out.String())
+				} else if !templateSyntax(doc) {
 					require.True(t, promptfmt.Equal(doc, back), "case %d: read back changed\n%s", n, out.String())
 				}
 			}
@@ -185,7 +196,7 @@ func TestSniff(t *testing.T) {
 // shared reports whether several formats read ext.
 // templateInputs are the example files that hold a template's inputs,
 // plain JSON, not a request body.
-var templateInputs = map[string]bool{"inputs.json": true, "pick.json": true}
+var templateInputs = map[string]bool{"inputs.json": true, "pick.json": true, "joke.json": true}
 
 func shared(ext string) bool {
 	n := 0

@@ -209,7 +209,7 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 		return c.runTemplate(in, *inputsFile, whole, *as)
 	}
 	if *inputsFile != "" {
-		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
 	}
 	in, status := c.loadOne(files, *format)
 	if in == nil {

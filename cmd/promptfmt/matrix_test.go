@@ -16,7 +16,7 @@ import (
 
 // matrixInputs gives the template examples the inputs they are converted
 // with; the others are converted as written.
-var matrixInputs = map[string]string{"pick.pdl": "pick.json", "chat.prompty": "inputs.json"}
+var matrixInputs = map[string]string{"pick.pdl": "pick.json", "chat.prompty": "inputs.json", "joke.prompt": "joke.json"}
 
 // TestConversionMatrix converts every example to every format and back.
 // Where a conversion succeeds without --lossy, the messages a model

@@ -14,6 +14,7 @@ var Texts = []string{
 	"hello", "two words", "", " ", "\n", "a\nb", "line\r\nbreak", "lone\rcr", "  padded  ", "tab\there",
 	"### @system:", "% x = 1", ";user", ";;x", "<|user|>", "user:", "system: hi", "---", "```", "{{ order_id }}",
 	"{% if x %}y{% endif %}", "{# note #}", "{{{ raw }}}", "<!-- c -->", "&lt;", "\\escaped", "ümlaut ✓", "\u2028sep",
+	"\\{{ x }}", "}}", "{{/x}}", "{{! c }}", "{", "}", "\\", "<<<", ">>>",
 }
 
 // Document returns a random document whose every message and metadata key

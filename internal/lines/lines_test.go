@@ -119,3 +119,17 @@ func TestStart(t *testing.T) {
 		t.Error("Start past the lines")
 	}
 }
+
+// A Counter gives what Position gives, for offsets in any order.
+func TestCounter(t *testing.T) {
+	src := []byte("ab\ncd\r\nef\rgh\n\n\r\r\nx")
+	c := NewCounter(src)
+	for _, offs := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 99}, {6, 6, 2, 17, 16, 0, -1}} {
+		for _, off := range offs {
+			wl, wc := Position(src, off)
+			if l, col := c.Position(off); l != wl || col != wc {
+				t.Errorf("Position(%d) = %d:%d, want %d:%d", off, l, col, wl, wc)
+			}
+		}
+	}
+}
