@@ -181,6 +181,29 @@
 // resolved to an empty schema, as it would otherwise fail on one it does
 // not know.
 //
+// # Settings
+//
+// What a file asks of a model is Document.Request, read from the front
+// matter by Parse (and by Render, from the file it renders) and written
+// back there by Write; Meta keeps the rest. Homes: model; config's
+// temperature, topP, topK, maxOutputTokens (MaxTokens), stopSequences
+// (Stop), and seed, frequencyPenalty and presencePenalty (Genkit passes
+// config's keys to the model's plugin, whose names these are); tools, a
+// list of names (Tools of a name each: Dotprompt names the tools its host
+// defines, so a tool with a description, parameters or strict is refused,
+// and toolDefs stays Meta); output.schema, Picoschema or JSON Schema, as
+// the JSON Schema it compiles to (Output.Schema). Decision: an unchanged
+// setting is written as written (Picoschema stays Picoschema, 1 stays
+// 1); a changed output schema is written as JSON Schema, and one that
+// Dotprompt's Go runtime cannot load (it has no place for a list of
+// types) is refused. A schema naming a schema the host registers is no
+// setting here and stays Meta; output.format stays Meta (it is the
+// runtime's, not the request's). An output with a name, description or
+// strict, or without a schema, and a tool choice have no home: refused
+// (UnsupportedError, ThingRequest), and --lossy drops them (keeping the
+// schema). A value the Request cannot hold (temperature: hot) stays in
+// the front matter with a warning at its line.
+//
 // # File names
 //
 // Dotprompt's directory store (and Genkit, which loads a prompts

@@ -23,7 +23,7 @@ func ExampleParse() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(doc.Meta["model"])
+	fmt.Println(doc.Request.Model)
 	for _, m := range doc.Messages {
 		fmt.Printf("%s: %q\n", m.Role, m.Text())
 	}

@@ -64,7 +64,7 @@ func FuzzWriteRender(f *testing.F) {
 		roles := []string{"user", "assistant", "system", "tool"}
 		doc := &promptfmt.Document{}
 		if shape&1 != 0 {
-			doc.Meta = map[string]any{"model": "m"}
+			doc.Request = promptfmt.Request{Model: "m"}
 			b = strings.TrimRightFunc(b, unicode.IsSpace) + "."
 		}
 		for _, s := range []string{a, b} {

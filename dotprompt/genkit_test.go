@@ -82,9 +82,11 @@ func TestGenkitKitchensink(t *testing.T) {
 	want := []promptfmt.Message{textMsg("system", " Hello "), textMsg("user", "hi"), textMsg("assistant", "hello"), textMsg("assistant", " from the prompt file cats")}
 	want[1].Metadata, want[2].Metadata = h, h
 	assert.True(t, promptfmt.EqualMessages(want, doc.Messages), "%v", doc.Messages)
-	for _, k := range []string{"model", "config", "tools", "returnToolRequests", "maxTurns", "toolChoice", "metadata"} {
+	for _, k := range []string{"returnToolRequests", "maxTurns", "toolChoice", "metadata"} {
 		assert.Contains(t, doc.Meta, k)
 	}
+	assert.NotEmpty(t, doc.Request.Model, "the settings are the request's")
+	assert.NotEmpty(t, doc.Request.Tools)
 	assert.Equal(t, "kitchensink", doc.Meta["name"], "named by its file")
 	out, err := tpl.OutputSchema(nil)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/mediatype"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
@@ -24,13 +25,21 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
 		return nil, err
 	}
-	doc, err := parse(src)
+	doc, yamlStart, err := parse(src)
+	if err == nil {
+		kept := takeRequest(doc, src, yamlStart)
+		if l, ok := doc.Layout.(*layout); ok {
+			l.kept = kept
+		}
+	}
 	return s.Finish(doc, err)
 }
 
-func parse(src []byte) (*promptfmt.Document, error) {
+// parse reads src with its front matter whole in Meta (Parse then moves
+// the settings into the Request) and returns where the YAML starts.
+func parse(src []byte) (*promptfmt.Document, int, error) {
 	if err := diag.CheckUTF8(format, src); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	doc := &promptfmt.Document{}
 	start := lines.SkipBOM(src)
@@ -40,7 +49,7 @@ func parse(src []byte) (*promptfmt.Document, error) {
 	body, end := start, len(src)
 	open, yamlStart, yamlEnd, next, err := frontMatter(src, start)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if open >= 0 {
 		if pre := src[start:open]; bytes.Contains(pre, []byte("#")) {
@@ -52,14 +61,14 @@ func parse(src []byte) (*promptfmt.Document, error) {
 		}
 		node, meta, err := yamlmeta.Decode(format, src, yamlStart, yamlEnd)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		doc.Meta = meta
 		if node != nil {
 			doc.MetaNode = node
 		}
 		if err := checkSchemas(src, yamlStart, doc); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		// With front matter the runtimes trim the template's ends of
 		// white space (Unicode's, as strings.TrimSpace).
@@ -70,11 +79,11 @@ func parse(src []byte) (*promptfmt.Document, error) {
 	}
 	msgs, lay, err := messages(src, body, end)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	doc.Messages = msgs
 	doc.Layout = lay
-	return doc, nil
+	return doc, yamlStart, nil
 }
 
 // frontMatter finds front matter at src[start:], as Dotprompt's runtimes'
@@ -370,6 +379,10 @@ func tagHead(s string) string {
 type layout struct {
 	set   map[string]bool
 	strip map[[2]int]strip
+	// kept is what takeRequest read from the front matter, so that an
+	// unchanged setting is written back as written (Picoschema stays
+	// Picoschema).
+	kept *homes.Kept
 }
 
 // strip is a text read beside a marker that strips white space: left for

@@ -73,8 +73,11 @@ func TestParseMeta(t *testing.T) {
 	src := "---\n# the model\nmodel: googleai/gemini-2.0-flash\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    name: string, the name\nmyext.flag: true\n---\nHi\n"
 	doc, err := Parse([]byte(src))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"model": "googleai/gemini-2.0-flash", "config": map[string]any{"temperature": 0.5},
-		"input": map[string]any{"schema": map[string]any{"name": "string, the name"}}, "myext.flag": true}, doc.Meta)
+	assert.Equal(t, map[string]any{"input": map[string]any{"schema": map[string]any{"name": "string, the name"}}, "myext.flag": true}, doc.Meta,
+		"Meta keeps what the Request does not hold")
+	assert.Equal(t, "googleai/gemini-2.0-flash", doc.Request.Model)
+	assert.Equal(t, 0.5, *doc.Request.Temperature)
+	assert.Equal(t, map[string]int{"model": 3, "temperature": 5}, doc.Request.Lines)
 	var out bytes.Buffer
 	require.NoError(t, Write(&out, doc))
 	assert.Equal(t, src, out.String(), "fmt keeps the front matter as written")
@@ -112,7 +115,7 @@ func TestRoundTrip(t *testing.T) {
 	m := promptfmt.NewMessage
 	for _, doc := range []*promptfmt.Document{
 		{Messages: []promptfmt.Message{m("user", "Hi {not a tag}")}},
-		{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "Hi"), m("assistant", "\nHello\n"), m("user", "  again")}},
+		{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "Hi"), m("assistant", "\nHello\n"), m("user", "  again")}},
 		{Meta: map[string]any{"title": "t"}, Messages: []promptfmt.Message{m("user", "needs a marker")}},
 		{Messages: []promptfmt.Message{m("system", "a { b } }} c"), m("tool", "r\r\ns\n")}},
 		{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{text("See "),
@@ -151,8 +154,8 @@ func TestWriteRefuses(t *testing.T) {
 		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", " \n")}}, promptfmt.ThingMessages, "white space"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a <<<dotprompt:role:model>>> b")}}, promptfmt.ThingText, "no escape keeps them text"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a/<b>", MediaType: "image/png"}}}}}, promptfmt.ThingPart, "angle bracket"},
-		{&promptfmt.Document{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "a\u00a0")}}, promptfmt.ThingText, "end of the file"},
-		{&promptfmt.Document{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "a\n")}}, promptfmt.ThingText, "end of the file"},
+		{&promptfmt.Document{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "a\u00a0")}}, promptfmt.ThingText, "end of the file"},
+		{&promptfmt.Document{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "a\n")}}, promptfmt.ThingText, "end of the file"},
 		{&promptfmt.Document{Meta: map[string]any{"prompt-id": "P1"}}, promptfmt.ThingMeta, "PromptCritical"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "aGk=", MediaType: "image/png"}}}}}, promptfmt.ThingPart, "data, not a URL"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a", MediaType: "audio/x"}}}}}, promptfmt.ThingPart, "read it as a audio"},
@@ -208,7 +211,7 @@ func TestFrontMatterBounds(t *testing.T) {
 	src := "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n\n---\nmodel: m\n---\n{{role \"system\"}}Hi {{x}}"
 	doc, err := Parse([]byte(src))
 	require.NoError(t, err)
-	assert.Equal(t, "m", doc.Meta["model"])
+	assert.Equal(t, "m", doc.Request.Model)
 	require.Len(t, doc.Comments, 1)
 	assert.Equal(t, promptfmt.Comment{Format: "dotprompt", Text: "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n", Part: -1, Line: 1}, doc.Comments[0])
 	var out bytes.Buffer
@@ -232,8 +235,8 @@ func TestFrontMatterBounds(t *testing.T) {
 	// A header needs front matter after it; comments go nowhere else.
 	for _, doc := range []*promptfmt.Document{
 		{Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Part: -1}}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "x")}},
-		{Meta: map[string]any{"model": "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "not # a header", Part: -1}}},
-		{Meta: map[string]any{"model": "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Message: 1, Part: 0}}},
+		{Request: promptfmt.Request{Model: "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "not # a header", Part: -1}}},
+		{Request: promptfmt.Request{Model: "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Message: 1, Part: 0}}},
 	} {
 		err := Write(&bytes.Buffer{}, doc)
 		var ue *promptfmt.UnsupportedError

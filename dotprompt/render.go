@@ -54,7 +54,8 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if l.MaxSource > 0 && len(src) > l.MaxSource {
 		return nil, finish(&s, renderError(fmt.Sprintf("the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource), nil))
 	}
-	doc, err := s.Finish(parse(src))
+	doc, _, err := parse(src)
+	doc, err = s.Finish(doc, err)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +203,12 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			s.OnWarning(warnings[i])
 		}
 	}
-	return &promptfmt.Document{Meta: t.meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+	rendered := &promptfmt.Document{Meta: t.meta, MetaNode: t.doc.MetaNode, Messages: msgs}
+	// The settings, as Parse reads them (its warnings about them are the
+	// file's, not the rendering's).
+	takeRequest(rendered, nil, 0)
+	rendered.Warnings = warnings
+	return rendered, nil
 }
 
 // renderError is an error of the template as a whole (the runtime gives

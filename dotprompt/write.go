@@ -45,29 +45,31 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		errs = append(errs, e)
 		return e
 	}
-	frontMatter := len(doc.Meta) > 0
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	frontMatter := len(meta) > 0
 	if !frontMatter {
-		header(doc, fail)
+		header(doc, meta, fail)
 	}
 	if frontMatter {
-		for k, v := range doc.Meta {
+		for k, v := range meta {
 			if s, _ := v.(string); promptFileKey.MatchString(k) || k == "id" && promptkind.Of([]byte("---\nid: "+s+"\n---\n")) == promptkind.PromptFile {
 				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("the key %s makes a .prompt file a PromptCritical prompt file", k))
 				e.Key = k
 			}
 		}
 		for _, key := range []string{"input", "output"} {
-			v, _ := schemaOf(doc, key)
+			v, _ := schemaOf(&promptfmt.Document{Meta: meta, MetaNode: doc.MetaNode}, key)
 			if _, _, err := picoschema.Compile(v, nil, anyName); err != nil {
 				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("%s.schema: %v (Dotprompt's runtimes would refuse it)", key, err))
 				e.Key = key
 			}
 		}
-		y, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
+		y, err := yamlmeta.Encode(meta, doc.MetaNode)
 		if err != nil {
 			fail(-1, nil, promptfmt.ThingMeta, "front matter: "+err.Error())
 		}
-		b.WriteString(header(doc, fail) + "---\n" + y + "---\n")
+		b.WriteString(header(doc, meta, fail) + "---\n" + y + "---\n")
 	}
 	// The first user message needs no marker when the front matter alone
 	// says the file is Dotprompt's and the trimming of the body cannot
@@ -173,7 +175,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 // Parse keeps as doc's Dotprompt comment before its front matter, as
 // written; any other Dotprompt comment, or one with no front matter
 // after it (where it would be the template's text), is refused.
-func header(doc *promptfmt.Document, fail func(int, *promptfmt.Message, promptfmt.Thing, string) *promptfmt.UnsupportedError) string {
+func header(doc *promptfmt.Document, meta map[string]any, fail func(int, *promptfmt.Message, promptfmt.Thing, string) *promptfmt.UnsupportedError) string {
 	out := ""
 	for i, c := range doc.Comments {
 		if c.Format != format {
@@ -183,7 +185,7 @@ func header(doc *promptfmt.Document, fail func(int, *promptfmt.Message, promptfm
 		switch {
 		case c.Message != 0 || c.Part != -1 || out != "":
 			why = "a Dotprompt file has comments only before its front matter"
-		case len(doc.Meta) == 0:
+		case len(meta) == 0:
 			why = "a header of # lines needs front matter after it (else it is the template's text)"
 		case !isHeader(c.Text):
 			why = `a header is lines of "#" comments and blanks`

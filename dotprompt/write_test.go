@@ -40,7 +40,7 @@ func hostileText(r *rand.Rand) string {
 func hostileDocument(r *rand.Rand) *promptfmt.Document {
 	doc := &promptfmt.Document{}
 	if r.IntN(2) == 0 {
-		doc.Meta = map[string]any{"model": "googleai/gemini-2.0-flash"}
+		doc.Request = promptfmt.Request{Model: "googleai/gemini-2.0-flash"}
 	}
 	for range 1 + r.IntN(3) {
 		m := promptfmt.Message{Role: []string{"user", "assistant", "system", "tool"}[r.IntN(4)]}
@@ -60,7 +60,7 @@ func hostileDocument(r *rand.Rand) *promptfmt.Document {
 		}
 		doc.Messages = append(doc.Messages, m)
 	}
-	if doc.Meta != nil {
+	if !doc.Request.IsZero() { // front matter: the body is trimmed
 		last := &doc.Messages[len(doc.Messages)-1]
 		if p := &last.Content[len(last.Content)-1]; p.Kind == promptfmt.KindText {
 			p.Value = strings.TrimRightFunc(p.Value, unicode.IsSpace) + "."
@@ -117,7 +117,7 @@ func TestWriteEscapes(t *testing.T) {
 			{Messages: []promptfmt.Message{promptfmt.NewMessage("user", h)}},
 			{Messages: []promptfmt.Message{promptfmt.NewMessage("system", "a"+h), promptfmt.NewMessage("user", h+"b"), promptfmt.NewMessage("assistant", h)}},
 			{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text(h), img, promptfmt.Text(h), img}}}},
-			{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", h+"."), promptfmt.NewMessage("user", "x"+h+".")}},
+			{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", h+"."), promptfmt.NewMessage("user", "x"+h+".")}},
 		} {
 			checkRendersBack(t, doc)
 		}

@@ -217,9 +217,14 @@ func mutate(src []byte, at int) []byte {
 }
 
 // requestHomes are the fields of a Request each format has a home for.
-// Dotprompt is not here yet: it reads and writes no settings, and its
-// documents are generated without them.
 var requestHomes = map[string][]string{
+	"dotprompt": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldTopK, promptfmt.FieldMaxTokens,
+		promptfmt.FieldStop, promptfmt.FieldSeed, promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty, promptfmt.FieldTools, promptfmt.FieldOutput},
+	"openai": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldMaxTokens,
+		promptfmt.FieldStop, promptfmt.FieldSeed, promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty, promptfmt.FieldTools,
+		promptfmt.FieldToolChoice, promptfmt.FieldOutput},
+	"openai-responses": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldMaxTokens,
+		promptfmt.FieldTools, promptfmt.FieldToolChoice, promptfmt.FieldOutput},
 	"stf": (&promptfmt.Request{Model: "m", Temperature: new(float64), TopP: new(float64), TopK: new(int64), MaxTokens: new(int64),
 		Stop: []string{}, Seed: new(int64), FrequencyPenalty: new(float64), PresencePenalty: new(float64), Tools: []promptfmt.Tool{},
 		ToolChoice: &promptfmt.ToolChoice{}, Output: &promptfmt.Output{}}).Fields(),

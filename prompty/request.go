@@ -175,7 +175,7 @@ func takeRequest(doc *promptfmt.Document, src []byte, fm frontMatter) *homes.Kep
 		return nil
 	}
 	root := fm.node.Content[0]
-	at := func(path []string) *yaml.Node { return keyNode(root, path) }
+	at := func(path []string) *yaml.Node { return yamlmeta.KeyNode(root, path) }
 	rest, kept, problems := homes.Take(doc.Meta, requestHomes, &doc.Request, func(path []string) int {
 		if n := at(path); n != nil {
 			line, _ := lines.Position(src, yamlmeta.Offset(src, fm.yamlStart, n))
@@ -193,32 +193,6 @@ func takeRequest(doc *promptfmt.Document, src []byte, fm frontMatter) *homes.Kep
 			pathString(p.Path), p.Field, p.Err))
 	}
 	return kept
-}
-
-// keyNode is the key node of path in the mapping n (aliases followed),
-// or the deepest key on the way; nil when not even the first is there
-// (a key a merge brought in).
-func keyNode(n *yaml.Node, path []string) *yaml.Node {
-	var key *yaml.Node
-	for _, k := range path {
-		for n != nil && n.Kind == yaml.AliasNode {
-			n = n.Alias
-		}
-		if n == nil || n.Kind != yaml.MappingNode {
-			return key
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == k {
-				key, next = n.Content[i], n.Content[i+1]
-			}
-		}
-		if next == nil {
-			return key
-		}
-		n = next
-	}
-	return key
 }
 
 func pathString(path []string) string {

@@ -224,4 +224,3 @@ func keys(names ...string) map[string]bool {
 
 // joinErrs joins problems in the order found.
 func joinErrs(groups ...[]error) error { return errors.Join(slices.Concat(groups...)...) }
-

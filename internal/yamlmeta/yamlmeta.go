@@ -299,3 +299,33 @@ func Offset(src []byte, start int, n *yaml.Node) int {
 	firstLine, _ := lines.Position(src, start)
 	return offset(src, firstLine, n.Line, n.Column)
 }
+
+// KeyNode is the key node of path in the mapping n (a document node is
+// looked into, aliases followed), or the deepest key found on the way;
+// nil when not even the first is there (a key a merge brought in): where
+// a front matter's setting was written, for its line.
+func KeyNode(n *yaml.Node, path []string) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	var key *yaml.Node
+	for _, k := range path {
+		for n != nil && n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			return key
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				key, next = n.Content[i], n.Content[i+1]
+			}
+		}
+		if next == nil {
+			return key
+		}
+		n = next
+	}
+	return key
+}
