@@ -145,7 +145,7 @@ func TestResponsesBenchBody(t *testing.T) {
 			kinds["parts"]++
 		}
 	}
-	for _, k := range []string{"user", "assistant", "function_call", "function_call_output", "parts"} {
+	for _, k := range []string{"messageuser", "messageassistant", "function_call", "function_call_output", "parts"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s item in %v", k, kinds)
 		}

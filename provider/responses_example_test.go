@@ -19,6 +19,7 @@ func Example_openAIResponses() {
 	//   "instructions": "Be brief.",
 	//   "input": [
 	//     {
+	//       "type": "message",
 	//       "role": "user",
 	//       "content": "Weather in Oslo?"
 	//     },

@@ -302,7 +302,7 @@ func TestResponsesWrite(t *testing.T) {
 	}, {
 		name:   "a developer message is an item; two system messages, one instructions",
 		doc:    &promptfmt.Document{Messages: []promptfmt.Message{msg("developer", text("a")), msg("user", text("b"))}},
-		strict: `{"input":[{"role":"developer","content":"a"},{"role":"user","content":"b"}]}`,
+		strict: `{"input":[{"type":"message","role":"developer","content":"a"},{"type":"message","role":"user","content":"b"}]}`,
 	}, {
 		name:   "no messages",
 		doc:    &promptfmt.Document{},
@@ -334,7 +334,7 @@ func TestResponsesWrite(t *testing.T) {
 		strict: "openai-responses: message 1: part 1: an image part in a form the Responses API's body does not keep (it reads back as a data: URI with no media type)\n" +
 			"openai-responses: message 1: part 2: a file part in a form the Responses API's body does not keep (it reads back as a data: URI with no media type, filename \"a.pdf\")\n" +
 			"openai-responses: message 1: part 4: an image part in a form the Responses API's body does not keep (it reads back as the file id \"file-1\" with no media type)",
-		send: `{"input":[{"role":"user","content":[{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="},` +
+		send: `{"input":[{"type":"message","role":"user","content":[{"type":"input_image","image_url":"data:image/png;base64,iVBORw0KGgo="},` +
 			`{"type":"input_file","file_data":"data:application/pdf;base64,JVBERi0xLjcK","filename":"a.pdf"},` +
 			`{"type":"input_file","file_url":"https://x/a.pdf","detail":"low"},{"type":"input_image","file_id":"file-1"}]}]}`,
 	}, {
@@ -359,9 +359,9 @@ func TestResponsesWrite(t *testing.T) {
 		strict: "openai-responses: message 1: part 2: a text part after a tool_call (it reads back as a message of its own: promptfmt.Send, or request --as, writes it after the call)\n" +
 			"openai-responses: message 2: part 2: a tool_result in a user message (the Responses API's results are function_call_output items of their own: promptfmt.Send, or request --as, writes it as one)\n" +
 			"openai-responses: message 3: part 2: a second tool_result in a tool message (a function_call_output is a message of its own: promptfmt.Send, or request --as, writes an item for each)",
-		send: `{"input":[{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"role":"assistant","content":"and"},` +
-			`{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"},{"role":"user","content":"a"},` +
-			`{"type":"function_call_output","call_id":"c1","output":"1"},{"role":"user","content":"b"},` +
+		send: `{"input":[{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"message","role":"assistant","content":"and"},` +
+			`{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"},{"type":"message","role":"user","content":"a"},` +
+			`{"type":"function_call_output","call_id":"c1","output":"1"},{"type":"message","role":"user","content":"b"},` +
 			`{"type":"function_call_output","call_id":"c2","name":"f","output":"2"},{"type":"function_call_output","call_id":"c3","output":"3"}]}`,
 	}, {
 		name: "calls right after an assistant's message would join it",
@@ -369,7 +369,7 @@ func TestResponsesWrite(t *testing.T) {
 			msg("assistant", call("c2", "f", "{}"))}},
 		strict: "openai-responses: message 2: an assistant message that starts with a tool_call, right after an assistant's message or call (it reads back joined to that message)\n" +
 			"openai-responses: message 3: an assistant message that starts with a tool_call, right after an assistant's message or call (it reads back joined to that message)",
-		send: `{"input":[{"role":"assistant","content":"Let me see."},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]}`,
+		send: `{"input":[{"type":"message","role":"assistant","content":"Let me see."},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call","call_id":"c2","name":"f","arguments":"{}"}]}`,
 	}, {
 		name: "metadata of another format's document: the SDK's members are written, an id with its type",
 		doc: &promptfmt.Document{Messages: []promptfmt.Message{
@@ -380,7 +380,7 @@ func TestResponsesWrite(t *testing.T) {
 		strict: `{"input":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"a","annotations":[]}],"id":"msg_1","status":"completed"},` +
 			`{"type":"function_call","call_id":"c1","name":"f","arguments":"{}","id":"fc_1"},{"type":"function_call_output","call_id":"c1","output":"ok","status":"completed"},` +
 			`{"type":"reasoning","id":"rs_1","summary":[]}]}`,
-		send:         `{"input":[{"role":"assistant","content":"a"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}]}`,
+		send:         `{"input":[{"type":"message","role":"assistant","content":"a"},{"type":"function_call","call_id":"c1","name":"f","arguments":"{}"},{"type":"function_call_output","call_id":"c1","output":"ok"}]}`,
 		sendForModel: true,
 	}, {
 		name: "metadata: the SDK's members from any document, partKeys of known part members; others refused",

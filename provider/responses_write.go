@@ -68,7 +68,11 @@ func (iw *itemWriter) items() (*string, any) {
 		return instructions, nil
 	}
 	if len(iw.out) == 1 && (rl == nil || rl.input != "array") {
-		if it := iw.out[0]; len(it) == 2 && it[0].key == "role" && it[0].value == "user" && it[1].key == "content" {
+		it := iw.out[0]
+		if len(it) == 3 && it[0].key == "type" && rl == nil { // the type written for the SDKs (messageItem)
+			it = it[1:]
+		}
+		if len(it) == 2 && it[0].key == "role" && it[0].value == "user" && it[1].key == "content" {
 			if s, ok := it[1].value.(string); ok {
 				return instructions, s
 			}
@@ -165,8 +169,11 @@ func messageKey(k string) string { return k }
 func (iw *itemWriter) messageItem(i int, parts []object, extra object) object {
 	msg := &iw.msgs[i]
 	var it object
-	if iw.rl != nil && iw.rl.typed[i] || iw.rl == nil && msg.Metadata["id"] != nil {
-		it.add("type", "message") // an output item's id goes with its type
+	if iw.rl == nil || iw.rl.typed[i] {
+		// Decision: the type is written unless the body read left it out:
+		// the API takes a message item without it, but the official SDKs
+		// tell their input items apart by it, and drop one without it.
+		it.add("type", "message")
 	}
 	it.add("role", msg.Role)
 	if len(parts) == 1 && len(parts[0]) == 2 && parts[0][0].key == "type" && parts[0][0].value == textType(msg.Role) &&
