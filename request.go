@@ -255,5 +255,6 @@ func equalPtr[T comparable](a, b *T) bool {
 }
 
 func equalSchema(a, b map[string]any) bool {
-	return (a == nil) == (b == nil) && jsonvalue.Equal(a, b)
+	// jsonvalue.Equal holds a nil map unequal to any, itself included.
+	return a == nil && b == nil || a != nil && b != nil && jsonvalue.Equal(a, b)
 }

@@ -103,6 +103,13 @@ func TestRequestCloneAndEqual(t *testing.T) {
 	if !EqualRequests(fullRequest(), c) {
 		t.Error("Lines are part of the value")
 	}
+	// A tool without parameters (its host defines it), JSON mode.
+	a1, a2 := fullRequest(), fullRequest()
+	a1.Tools[0].Parameters, a2.Tools[0].Parameters = nil, nil
+	a1.Output.Schema, a2.Output.Schema = nil, nil
+	if !EqualRequests(a1, a2) {
+		t.Error("a request with a tool without parameters does not equal itself")
+	}
 	a, b := &Document{Request: fullRequest()}, &Document{}
 	if Equal(a, b) {
 		t.Error("Equal ignores the Request")

@@ -56,6 +56,8 @@ func ExampleAll() {
 	// prompty [.prompty] true
 	// dotprompt [.prompt] true
 	// openai [.json] false
+	// anthropic [.json] false
+	// gemini [.json] false
 }
 
 // A template format (Prompty, PDL) loads a file and renders it with inputs

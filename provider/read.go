@@ -193,6 +193,13 @@ func (r *reader) compact(v *jsontree.Value) string {
 	if v.Kind != jsontree.Object && v.Kind != jsontree.Array {
 		return string(raw)
 	}
+	return compactJSON(raw)
+}
+
+// compactJSON returns the JSON text raw without the white space between
+// its tokens: what a reader keeps of a call's arguments, so what a writer
+// must be given to write a body that reads back the same.
+func compactJSON(raw []byte) string {
 	out := make([]byte, 0, len(raw))
 	in := false
 	for i := 0; i < len(raw); i++ {
@@ -200,7 +207,7 @@ func (r *reader) compact(v *jsontree.Value) string {
 		switch {
 		case in:
 			out = append(out, c)
-			if c == '\\' {
+			if c == '\\' && i+1 < len(raw) {
 				i++
 				out = append(out, raw[i])
 			} else if c == '"' {

@@ -69,7 +69,6 @@ func (v *Value) Get(key string) *Value {
 	return nil
 }
 
-
 // Raw returns the value's text as written in src, the text it was parsed
 // from.
 func (v *Value) Raw(src []byte) []byte { return src[v.Off:v.End] }

@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"io"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// writeGemini writes doc as a generateContent request body.
+func writeGemini(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) error {
+	var s promptfmt.Settings
+	if err := promptfmt.ApplyOptions(nameGemini, &s, nil, opts); err != nil {
+		return err
+	}
+	lay := layoutOf(nameGemini, doc.Layout)
+	g := &geminiMapper{mapper: newMapper(nameGemini, "Gemini", doc.Messages), lay: lay}
+	g.send = s.Send
+	system, contents := g.messages(lay.metadata)
+	var body object
+	req := &doc.Request
+	if req.Model != "" {
+		body.add("model", req.Model)
+	}
+	if system != nil {
+		body.add(g.key("systemInstruction"), system)
+	}
+	if len(contents) == 1 && lay.contentsObject {
+		body.add("contents", contents[0])
+	} else {
+		body.add("contents", contents)
+	}
+	meta := metaOf(nameGemini, doc, lay.meta)
+	reqErrs := append(checkRequest(nameGemini, req), g.request(&body, req, meta)...)
+	rest, metaErrs := bodyMeta(nameGemini, "Gemini", &promptfmt.Document{Meta: meta.rest()}, geminiBodyMembers,
+		ownMembers(body, geminiRequestMembers, lay.meta, "contents", "systemInstruction", "system_instruction"), lay.meta)
+	body = append(body, rest...)
+	if err := joinErrs(g.errs, reqErrs, meta.errs, metaErrs, promptfmt.CommentErrors(doc, nameGemini)); err != nil {
+		return err
+	}
+	return writeBody(w, body)
+}
+
+// request adds the Request's settings under Gemini's names: tools,
+// toolConfig, and the rest in generationConfig.
+func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaMerge) []error {
+	var errs []error
+	refuse := func(f, what string) *promptfmt.UnsupportedError {
+		e := requestError(nameGemini, f, what)
+		errs = append(errs, e)
+		return e
+	}
+	if req.Tools != nil {
+		decls := make([]object, 0, len(req.Tools))
+		for i, t := range req.Tools {
+			if t.Strict {
+				e := refuse(promptfmt.FieldTools, "tool "+quote(t.Name)+" held strictly to its schema (Gemini's function declarations have no strict)")
+				e.Part = i
+				near := req.Clone()
+				near.Tools[i].Strict = false
+				e.NearestRequest = &near
+				continue
+			}
+			d := object{{"name", t.Name}}
+			if t.Description != "" {
+				d.add("description", t.Description)
+			}
+			if t.Parameters != nil {
+				// Decision: the schema is JSON Schema (parametersJsonSchema),
+				// unless the body read gave it in parameters.
+				key := g.key("parametersJsonSchema")
+				if g.lay.toolParams[t.Name] != "" {
+					key = "parameters"
+				}
+				d.add(key, t.Parameters)
+			}
+			decls = append(decls, d)
+		}
+		tools := []object{}
+		if len(req.Tools) > 0 {
+			tools = []object{{{g.key("functionDeclarations"), decls}}}
+		}
+		body.add("tools", tools)
+	}
+	if c := req.ToolChoice; c != nil {
+		mode := ""
+		switch {
+		case c.Mode == promptfmt.ToolChoiceAuto && c.Tool == "":
+			mode = "AUTO"
+		case c.Mode == promptfmt.ToolChoiceNone && c.Tool == "":
+			mode = "NONE"
+		case c.Mode == promptfmt.ToolChoiceRequired:
+			mode = "ANY"
+		default:
+			refuse(promptfmt.FieldToolChoice, badChoice(c))
+		}
+		if mode != "" {
+			if g.lay.modeLower {
+				mode = strings.ToLower(mode)
+			}
+			fcc := object{{"mode", mode}}
+			if c.Tool != "" {
+				fcc.add(g.key("allowedFunctionNames"), []string{c.Tool})
+			}
+			key, config := meta.merge(object{{g.key("functionCallingConfig"), fcc}}, g.key("toolConfig"), otherSpelling(g.key("toolConfig")))
+			body.add(key, config)
+		}
+	}
+	var gen object
+	add := func(name string, v any) { gen.add(g.key(name), v) }
+	if req.Temperature != nil {
+		add("temperature", *req.Temperature)
+	}
+	if req.TopP != nil {
+		add("topP", *req.TopP)
+	}
+	if req.TopK != nil {
+		add("topK", *req.TopK)
+	}
+	if req.MaxTokens != nil {
+		add("maxOutputTokens", *req.MaxTokens)
+	}
+	if req.Stop != nil {
+		add("stopSequences", req.Stop)
+	}
+	if req.Seed != nil {
+		add("seed", *req.Seed)
+	}
+	if req.PresencePenalty != nil {
+		add("presencePenalty", *req.PresencePenalty)
+	}
+	if req.FrequencyPenalty != nil {
+		add("frequencyPenalty", *req.FrequencyPenalty)
+	}
+	if o := req.Output; o != nil {
+		near := req.Clone()
+		near.Output.Name, near.Output.Description, near.Output.Strict = "", "", o.Schema != nil
+		switch {
+		case o.Name != "" || o.Description != "":
+			refuse(promptfmt.FieldOutput, "an output schema's name or description (Gemini's structured output has neither)").NearestRequest = &near
+		case o.Schema == nil && o.Strict:
+			refuse(promptfmt.FieldOutput, "an output of JSON held strictly without a schema (Gemini's JSON mode has nothing to hold it to)").NearestRequest = &near
+		case o.Schema != nil && !o.Strict && !g.send:
+			refuse(promptfmt.FieldOutput, "an output schema not held strictly cannot be kept (Gemini's structured output always holds the answer to it)").NearestRequest = &near
+		default:
+			add("responseMimeType", "application/json")
+			if o.Schema != nil {
+				// Decision: JSON Schema (responseJsonSchema), unless the
+				// body read gave it in responseSchema (OpenAPI's subset).
+				key := g.key("responseJsonSchema")
+				if g.lay.outputSchema != "" {
+					key = g.key(g.lay.outputSchema)
+				}
+				gen.add(key, o.Schema)
+			}
+		}
+	}
+	key, gen := meta.merge(gen, g.key("generationConfig"), otherSpelling(g.key("generationConfig")))
+	if len(gen) > 0 || meta.used[key] {
+		body.add(key, gen)
+	}
+	return errs
+}
+
+// otherSpelling is a member name in the spelling it is not in.
+func otherSpelling(k string) string {
+	if c := camelKey(k); c != k {
+		return c
+	}
+	return snakeKey(k)
+}
