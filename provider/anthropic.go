@@ -84,6 +84,18 @@ type anthropicSource struct {
 // anthropicImageTypes are the image media types the API takes.
 var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
+// anthropicPartMembers are the members of each kind of block beyond those
+// the mapping writes (the SDK's block params': TextBlockParam, ...).
+var anthropicPartMembers = map[promptfmt.Kind]map[string]bool{
+	promptfmt.KindText:       keys("cache_control", "citations"),
+	promptfmt.KindImage:      keys("cache_control", "transformations"),
+	promptfmt.KindFile:       keys("cache_control", "citations", "context"),
+	promptfmt.KindToolCall:   keys("cache_control", "caller", "toolset_name"),
+	promptfmt.KindToolResult: keys("cache_control", "is_error", "toolset_name"),
+}
+
+func anthropicPartMember(k promptfmt.Kind, name string) bool { return anthropicPartMembers[k][name] }
+
 func textBlock(s string) anthropicBlock { return anthropicBlock{Type: "text", Text: &s} }
 
 // anthropicMessages maps the document's messages to the system prompt
@@ -102,7 +114,7 @@ func (m *mapper) anthropicMessages(read map[string]bool) (*anthropicSystem, []an
 		if msg.Role == "system" || msg.Role == "developer" {
 			own = nil // no object of its own: only its blocks' members
 		}
-		extra, parts := m.messageExtras(i, nil, own, read)
+		extra, parts := m.messageExtras(i, nil, own, withPartMembers(read, msg, anthropicPartMember))
 		m.partExtra = parts
 		role := msg.Role
 		switch role {

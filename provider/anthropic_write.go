@@ -28,16 +28,20 @@ func writeAnthropic(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Optio
 		body.add("system", system)
 	}
 	body.add("messages", turns)
-	meta := metaOf(nameAnthropic, doc, lay.meta)
+	meta := metaOf(nameAnthropic, doc, anthropicBack)
 	reqErrs := append(checkRequest(nameAnthropic, req), anthropicRequest(&body, req, meta, s.Send)...)
-	rest, metaErrs := bodyMeta(nameAnthropic, "Anthropic", &promptfmt.Document{Meta: meta.rest()}, anthropicBodyMembers,
-		ownMembers(body, anthropicRequestMembers, lay.meta, "system", "messages"), lay.meta)
+	free := meta.free(body, anthropicRequestMembers)
+	rest, metaErrs := bodyMeta(nameAnthropic, "Anthropic", &promptfmt.Document{Meta: free}, anthropicBodyMembers,
+		ownMembers(body, "system", "messages"), lay.meta)
 	body = append(body, rest...)
 	if err := joinErrs(m.errs, reqErrs, meta.errs, metaErrs, promptfmt.CommentErrors(doc, nameAnthropic)); err != nil {
 		return err
 	}
 	return writeBody(w, body)
 }
+
+// anthropicBack reads a member of a Messages body alone.
+var anthropicBack = readBack(nameAnthropic, "messages", readAnthropic)
 
 // anthropicRequest adds the Request's settings, but model and max_tokens,
 // under Anthropic's names.
@@ -118,7 +122,7 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 			refuse(promptfmt.FieldOutput, "an output schema not held strictly cannot be kept (Anthropic's structured output always holds the answer to it)").NearestRequest = &near
 		default:
 			format := object{{"type", "json_schema"}, {"schema", o.Schema}}
-			key, config := meta.merge(object{{"format", format}}, "output_config")
+			key, config := meta.merge(object{{"format", format}}, req, []string{promptfmt.FieldOutput}, "output_config")
 			body.add(key, config)
 		}
 	}

@@ -35,6 +35,12 @@ type geminiTurn struct {
 
 var geminiMessageOwn = keys("role", "parts")
 
+// geminiPartMembers are the members of a part beyond its data (genai's
+// Part: a thought, its signature, a video's offsets, ...).
+var geminiPartMembers = bothSpellings("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata")
+
+func geminiPartMember(_ promptfmt.Kind, name string) bool { return geminiPartMembers[name] }
+
 // messages maps the document's messages to the system instruction (nil
 // when there is none) and the contents, as the package documentation
 // describes; read are the metadata keys a body of this format had.
@@ -51,7 +57,7 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 		if msg.Role == "system" || msg.Role == "developer" {
 			own = keys("parts")
 		}
-		extra, parts := m.messageExtras(i, nil, own, read)
+		extra, parts := m.messageExtras(i, nil, own, withPartMembers(read, msg, geminiPartMember))
 		m.partExtra = parts
 		role := "user"
 		switch msg.Role {

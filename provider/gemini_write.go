@@ -30,16 +30,20 @@ func writeGemini(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) 
 	} else {
 		body.add("contents", contents)
 	}
-	meta := metaOf(nameGemini, doc, lay.meta)
+	meta := metaOf(nameGemini, doc, geminiBack)
 	reqErrs := append(checkRequest(nameGemini, req), g.request(&body, req, meta)...)
-	rest, metaErrs := bodyMeta(nameGemini, "Gemini", &promptfmt.Document{Meta: meta.rest()}, geminiBodyMembers,
-		ownMembers(body, geminiRequestMembers, lay.meta, "contents", "systemInstruction", "system_instruction"), lay.meta)
+	free := meta.free(body, geminiRequestMembers)
+	rest, metaErrs := bodyMeta(nameGemini, "Gemini", &promptfmt.Document{Meta: free}, geminiBodyMembers,
+		ownMembers(body, "contents", "systemInstruction", "system_instruction"), lay.meta)
 	body = append(body, rest...)
 	if err := joinErrs(g.errs, reqErrs, meta.errs, metaErrs, promptfmt.CommentErrors(doc, nameGemini)); err != nil {
 		return err
 	}
 	return writeBody(w, body)
 }
+
+// geminiBack reads a member of a generateContent body alone.
+var geminiBack = readBack(nameGemini, "contents", readGemini)
 
 // request adds the Request's settings under Gemini's names: tools,
 // toolConfig, and the rest in generationConfig.
@@ -102,35 +106,45 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 			if c.Tool != "" {
 				fcc.add(g.key("allowedFunctionNames"), []string{c.Tool})
 			}
-			key, config := meta.merge(object{{g.key("functionCallingConfig"), fcc}}, g.key("toolConfig"), otherSpelling(g.key("toolConfig")))
+			key, config := meta.merge(object{{g.key("functionCallingConfig"), fcc}}, req, []string{promptfmt.FieldToolChoice},
+				g.key("toolConfig"), otherSpelling(g.key("toolConfig")))
 			body.add(key, config)
 		}
 	}
 	var gen object
+	var fields []string // those written into it
 	add := func(name string, v any) { gen.add(g.key(name), v) }
 	if req.Temperature != nil {
 		add("temperature", *req.Temperature)
+		fields = append(fields, promptfmt.FieldTemperature)
 	}
 	if req.TopP != nil {
 		add("topP", *req.TopP)
+		fields = append(fields, promptfmt.FieldTopP)
 	}
 	if req.TopK != nil {
 		add("topK", *req.TopK)
+		fields = append(fields, promptfmt.FieldTopK)
 	}
 	if req.MaxTokens != nil {
 		add("maxOutputTokens", *req.MaxTokens)
+		fields = append(fields, promptfmt.FieldMaxTokens)
 	}
 	if req.Stop != nil {
 		add("stopSequences", req.Stop)
+		fields = append(fields, promptfmt.FieldStop)
 	}
 	if req.Seed != nil {
 		add("seed", *req.Seed)
+		fields = append(fields, promptfmt.FieldSeed)
 	}
 	if req.PresencePenalty != nil {
 		add("presencePenalty", *req.PresencePenalty)
+		fields = append(fields, promptfmt.FieldPresencePenalty)
 	}
 	if req.FrequencyPenalty != nil {
 		add("frequencyPenalty", *req.FrequencyPenalty)
+		fields = append(fields, promptfmt.FieldFrequencyPenalty)
 	}
 	if o := req.Output; o != nil {
 		near := req.Clone()
@@ -143,6 +157,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 		case o.Schema != nil && !o.Strict && !g.send:
 			refuse(promptfmt.FieldOutput, "an output schema not held strictly cannot be kept (Gemini's structured output always holds the answer to it)").NearestRequest = &near
 		default:
+			fields = append(fields, promptfmt.FieldOutput)
 			add("responseMimeType", "application/json")
 			if o.Schema != nil {
 				// Decision: JSON Schema (responseJsonSchema), unless the
@@ -155,7 +170,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 			}
 		}
 	}
-	key, gen := meta.merge(gen, g.key("generationConfig"), otherSpelling(g.key("generationConfig")))
+	key, gen := meta.merge(gen, req, fields, g.key("generationConfig"), otherSpelling(g.key("generationConfig")))
 	if len(gen) > 0 || meta.used[key] {
 		body.add(key, gen)
 	}

@@ -2,38 +2,61 @@ package provider
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsontree"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
-// metaMerge is a document's Meta as a writer of a body with nested
-// settings uses it: a member the Request fills in part (Gemini's
-// generationConfig, Anthropic's output_config) gets the members a reader
-// kept in Meta under its key merged into it; the other keys go to
-// bodyMeta.
+// metaMerge is a document's Meta as the writer of a body with nested
+// settings uses it. A member the Request fills in part (Gemini's
+// generationConfig, Anthropic's output_config) gets the members Meta keeps
+// under its key merged into it; a member the Request could fill but does
+// not (a tools list of server tools) is written from Meta. Either is
+// written only when reading it back gives what the document holds: the
+// writer asks its own reader (back), so the two cannot disagree, whichever
+// format the Meta came from.
 type metaMerge struct {
 	format string
 	meta   map[string]any
-	read   map[string]bool // the keys read from a body: only they merge
 	used   map[string]bool
 	errs   []error
+	// back reads member k of value v in a body of nothing else.
+	back func(k string, v any) (*promptfmt.Document, bool)
 }
 
-func metaOf(format string, doc *promptfmt.Document, read map[string]bool) *metaMerge {
-	return &metaMerge{format: format, meta: doc.Meta, read: read}
+func metaOf(format string, doc *promptfmt.Document, back func(string, any) (*promptfmt.Document, bool)) *metaMerge {
+	return &metaMerge{format: format, meta: doc.Meta, back: back}
 }
 
-// merge returns own with the members Meta keeps under key (or another
-// spelling of it, in keys) after it, and the key the body writes it
-// under: the spelling Meta has, else keys[0]. Only a key read from a body
-// of this format merges (another format's is bodyMeta's to refuse); a
-// member of both, or a value that is not an object, is refused.
-func (mm *metaMerge) merge(own object, keys ...string) (string, object) {
-	key := keys[0]
-	found := ""
+// readBack returns a reader of format's bodies as metaMerge.back wants
+// it: conv is the body's conversation member, given empty.
+func readBack(format, conv string, read func(*reader, *jsontree.Value)) func(string, any) (*promptfmt.Document, bool) {
+	return func(k string, v any) (*promptfmt.Document, bool) {
+		src, err := marshal(object{{conv, []any{}}, {k, v}})
+		if err != nil {
+			return nil, false
+		}
+		root, err := jsontree.Parse(src)
+		if err != nil {
+			return nil, false
+		}
+		r := &reader{format: format, src: src, doc: &promptfmt.Document{}, line: 1}
+		read(r, root)
+		return r.doc, len(r.errs) == 0
+	}
+}
+
+// merge returns own, the members the mapping writes into a body member
+// from the Request's fields, with the members Meta keeps under its key
+// (keys: its spellings) after them, and the key to write it under: the
+// spelling Meta has, else keys[0]. What would not read back as the
+// Request's fields and Meta's members is refused.
+func (mm *metaMerge) merge(own object, req *promptfmt.Request, fields []string, keys ...string) (string, object) {
+	key, found := keys[0], ""
 	for _, k := range keys {
-		if _, ok := mm.meta[k]; !ok || !mm.read[k] {
+		if _, ok := mm.meta[k]; !ok {
 			continue
 		}
 		if found != "" {
@@ -51,24 +74,64 @@ func (mm *metaMerge) merge(own object, keys ...string) (string, object) {
 	mm.used[found] = true
 	rest, ok := mm.meta[found].(map[string]any)
 	if !ok {
-		mm.refuse(found, fmt.Sprintf("the metadata key %q, which is %s, not an object to add settings to", found, jsonvalue.Describe(mm.meta[found])))
+		mm.refuse(found, fmt.Sprintf("the metadata key %q, which is %s, not an object to add the request's settings to", found, jsonvalue.Describe(mm.meta[found])))
 		return key, own
 	}
-	out := own
+	out := slices.Clone(own)
 	for _, k := range jsonvalue.SortedKeys(rest) {
-		clash := false
-		for _, m := range own {
-			if sameMember(m.key, k) {
-				clash = true
-			}
-		}
-		if clash {
-			mm.refuse(found, fmt.Sprintf("the metadata key %q, whose member %q the request sets", found, k))
-			continue
-		}
 		out = append(out, member{k, rest[k]})
 	}
+	want := req.Clone()
+	for _, f := range want.Fields() {
+		if !slices.Contains(fields, f) {
+			want.Clear(f)
+		}
+	}
+	if !mm.readsBack(found, out, want, rest) {
+		mm.refuse(found, fmt.Sprintf("the metadata key %q, whose members would not read back beside the request's settings in it (a setting of the request's own, or of another type)", found))
+		return key, own
+	}
 	return key, out
+}
+
+// free returns Meta without the keys merged, and refuses a key of a
+// member the mapping writes from the Request (request) that the body did
+// not get from the Request but would read back as some of it: the model
+// name under "model", a tools list of function tools. The keys the body
+// has are left for bodyMeta to refuse.
+func (mm *metaMerge) free(body object, request map[string]bool) map[string]any {
+	out := make(map[string]any, len(mm.meta))
+	for _, k := range jsonvalue.SortedKeys(mm.meta) {
+		v := mm.meta[k]
+		switch {
+		case mm.used[k]:
+			continue
+		case !request[k] || slices.ContainsFunc(body, func(m member) bool { return sameMember(m.key, k) }):
+		default:
+			if !mm.readsBack(k, v, promptfmt.Request{}, v) {
+				mm.refuse(k, fmt.Sprintf("the metadata key %q, which would read back as the request's settings (it is the request's to hold)", k))
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// readsBack reports whether member k of value v, read back, gives the
+// request want and keeps rest in Meta under k (nothing when rest is an
+// empty object and v is not).
+func (mm *metaMerge) readsBack(k string, v any, want promptfmt.Request, rest any) bool {
+	doc, ok := mm.back(k, v)
+	if !ok || !promptfmt.EqualRequests(doc.Request, want) {
+		return false
+	}
+	got, kept := doc.Meta[k]
+	if !kept {
+		m, isMap := rest.(map[string]any)
+		return isMap && len(m) == 0
+	}
+	return jsonvalue.Equal(got, rest)
 }
 
 // sameMember reports whether two member names are one member's: equal,
@@ -79,35 +142,37 @@ func (mm *metaMerge) refuse(key, what string) {
 	mm.errs = append(mm.errs, metaError(mm.format, key, what))
 }
 
-// rest returns the Meta keys not merged.
-func (mm *metaMerge) rest() map[string]any {
-	if len(mm.used) == 0 {
-		return mm.meta
-	}
-	out := make(map[string]any, len(mm.meta))
-	for k, v := range mm.meta {
-		if !mm.used[k] {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // ownMembers are the body members Meta may not hold: always (the
-// conversation), those the mapping wrote, and those it writes from the
-// Request that were not read from a body of this format (a request setting
-// of another type, from some other format). A member read and kept in
-// Meta (a tools list of server tools) is written back when the Request
-// leaves its place free.
-func ownMembers(body object, request, read map[string]bool, always ...string) map[string]bool {
+// conversation) and those the mapping wrote, in either spelling.
+func ownMembers(body object, always ...string) map[string]bool {
 	own := keys(always...)
 	for _, m := range body {
 		own[m.key], own[camelKey(m.key)], own[snakeKey(m.key)] = true, true, true
 	}
-	for k := range request {
-		if !read[k] {
-			own[k] = true
-		}
-	}
 	return own
+}
+
+// withPartMembers returns read, the metadata keys read from a body of this
+// format, with those of msg's metadata that name a member its part's kind
+// has in the provider's body (documented: a block's cache_control), which
+// another format's document keeps as written: they go back in their place.
+func withPartMembers(read map[string]bool, msg *promptfmt.Message, documented func(promptfmt.Kind, string) bool) map[string]bool {
+	var out map[string]bool
+	for k := range msg.Metadata {
+		j, name, ok := splitPartKey(k)
+		if !ok || read[k] || j >= len(msg.Content) || !documented(msg.Content[j].Kind, name) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]bool, len(read)+1)
+			for r := range read {
+				out[r] = true
+			}
+		}
+		out[k] = true
+	}
+	if out == nil {
+		return read
+	}
+	return out
 }
