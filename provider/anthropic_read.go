@@ -88,6 +88,9 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 		}
 		r.setLine(field, m.KeyOff)
 	}
+	if r.doc.Messages == nil {
+		r.doc.Messages = []promptfmt.Message{}
+	}
 }
 
 // anthropicSystem reads the system prompt, a string or an array of text
@@ -161,6 +164,9 @@ func (r *reader) partExtras(msg *promptfmt.Message, j int, b *jsontree.Value, la
 func (r *reader) anthropicMessages(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Array, "messages") {
 		return
+	}
+	if r.doc.Messages == nil {
+		r.doc.Messages = make([]promptfmt.Message, 0, len(v.Elems))
 	}
 	for i := range v.Elems {
 		r.anthropicMessage(&v.Elems[i], lay)

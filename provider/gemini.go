@@ -17,8 +17,11 @@ type geminiMapper struct {
 	lay *layout
 }
 
-// key spells member name (lowerCamelCase) as the body does.
+// key spells member name (lowerCamelCase) as the body read did.
 func (g *geminiMapper) key(name string) string {
+	if s, ok := g.lay.spelling[name]; ok {
+		return s
+	}
 	if g.lay.camel {
 		return name
 	}

@@ -85,15 +85,27 @@ func snakeKey(k string) string {
 // that has two spellings decides the layout's.
 func geminiName(k string, lay *layout) string {
 	c := camelKey(k)
+	if c == k && snakeKey(k) == k {
+		return c // one word: one spelling
+	}
 	if !lay.spelled {
-		switch {
-		case c != k:
-			lay.spelled = true
-		case snakeKey(k) != k:
-			lay.spelled, lay.camel = true, true
+		lay.spelled, lay.camel = true, c == k
+	}
+	if _, ok := lay.spelling[c]; !ok {
+		if lay.spelling == nil {
+			lay.spelling = map[string]string{}
 		}
+		lay.spelling[c] = k
 	}
 	return c
+}
+
+// anA puts "a" or "an" before a word.
+func anA(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an " + word
+	}
+	return "a " + word
 }
 
 // twice reports a member whose name, in either spelling, an object has
@@ -156,6 +168,9 @@ func readGemini(r *reader, root *jsontree.Value) {
 	}
 	if contents != nil {
 		r.geminiContents(contents, lay)
+	}
+	if r.doc.Messages == nil {
+		r.doc.Messages = []promptfmt.Message{}
 	}
 }
 
@@ -514,10 +529,10 @@ func (r *reader) geminiPart(p *jsontree.Value, msg *promptfmt.Message, lay *layo
 		part.Kind = promptfmt.KindText
 		part.Value, ok = r.str(v, data.Key)
 	case !contains(geminiDataKinds[:5], kind):
-		r.errorAt(data.KeyOff, "a %s part (the model has no part of this kind)", data.Key)
+		r.errorAt(data.KeyOff, "%s part (the model has no part of this kind)", anA(data.Key))
 		return
 	case msg.Role == "system":
-		r.errorAt(data.KeyOff, "a %s part in the systemInstruction (it holds text)", data.Key)
+		r.errorAt(data.KeyOff, "%s part in the systemInstruction (it holds text)", anA(data.Key))
 		return
 	case kind == "inlineData":
 		part, ok = r.geminiMedia(v, data.Key, lay, true)

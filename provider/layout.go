@@ -17,8 +17,10 @@ type layout struct {
 	// camel is whether a Gemini body spelled its members in camelCase.
 	camel bool
 	// spelled is whether a member has decided camel (the first one that
-	// has two spellings).
-	spelled bool
+	// has two spellings); spelling is how each name (in lowerCamelCase)
+	// that has two was first spelled, for a body that mixes them.
+	spelled  bool
+	spelling map[string]string
 	// roleless is whether no content of a Gemini body had a role: its
 	// user contents are written without one.
 	roleless bool
