@@ -211,6 +211,7 @@ func (r *reader) anthropicMessage(v *jsontree.Value, lay *layout) {
 	case jsontree.String:
 		msg.Content = []promptfmt.ContentPart{promptfmt.Text(content.Str)}
 	case jsontree.Array:
+		msg.Content = make([]promptfmt.ContentPart, 0, len(content.Elems))
 		for i := range content.Elems {
 			r.anthropicBlock(&content.Elems[i], &msg, lay)
 		}

@@ -413,6 +413,9 @@ func (r *reader) geminiContents(v *jsontree.Value, lay *layout) {
 	switch v.Kind {
 	case jsontree.Array:
 		roles := 0
+		if r.doc.Messages == nil {
+			r.doc.Messages = make([]promptfmt.Message, 0, len(v.Elems)+1)
+		}
 		for i := range v.Elems {
 			if r.geminiContent(&v.Elems[i], lay) {
 				roles++
@@ -474,6 +477,7 @@ func (r *reader) geminiContent(v *jsontree.Value, lay *layout) bool {
 func (r *reader) geminiParts(v *jsontree.Value, msg *promptfmt.Message, lay *layout) {
 	switch v.Kind {
 	case jsontree.Array:
+		msg.Content = make([]promptfmt.ContentPart, 0, len(v.Elems))
 		for i := range v.Elems {
 			r.geminiPart(&v.Elems[i], msg, lay)
 		}

@@ -91,9 +91,9 @@ func TestParseGemini(t *testing.T) {
 			"toolConfig", map[string]any{"functionCallingConfig": map[string]any{"mode": "VALIDATED"}},
 			"generationConfig", map[string]any{"responseMimeType": "text/x.enum", "responseSchema": map[string]any{"type": "STRING", "enum": []any{"a", "b"}}})},
 	}, {
-		name: "an empty text is read, and refused when written",
-		body: `{"contents": [{"parts": [{"text": ""}]}]}`,
-		want: &promptfmt.Document{Messages: []promptfmt.Message{msg("user", text(""))}},
+		name:     "an empty text is read, and refused when written",
+		body:     `{"contents": [{"parts": [{"text": ""}]}]}`,
+		want:     &promptfmt.Document{Messages: []promptfmt.Message{msg("user", text(""))}},
 		writeErr: "gemini: message 1 (line 1): an empty message cannot be expressed (Gemini refuses empty text)",
 	}, {
 		name: "no contents",
@@ -194,7 +194,7 @@ func TestWriteGemini(t *testing.T) {
 			Request: promptfmt.Request{Tools: []promptfmt.Tool{{Name: "weather", Parameters: map[string]any{"type": "object"}, Strict: true}},
 				ToolChoice: &promptfmt.ToolChoice{Mode: "none", Tool: "weather"},
 				Output:     &promptfmt.Output{Name: "answer", Schema: map[string]any{"type": "object"}, Strict: true}},
-			Meta: map[string]any{"generationConfig": map[string]any{"temperature": 1}, "model": "gemini", "system_instruction": "x"},
+			Meta:     map[string]any{"generationConfig": map[string]any{"temperature": 1}, "model": "gemini", "system_instruction": "x"},
 			Messages: []promptfmt.Message{msg("user", text("hi"))}},
 		err: "gemini: document: tool \"weather\" held strictly to its schema (Gemini's function declarations have no strict)\n" +
 			"gemini: document: a tool choice naming a tool with mode \"none\" (a tool is named with mode required)\n" +

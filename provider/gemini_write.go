@@ -76,7 +76,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 				if g.lay.toolParams[t.Name] != "" {
 					key = "parameters"
 				}
-				d.add(key, t.Parameters)
+				d.add(key, exact(t.Parameters))
 			}
 			decls = append(decls, d)
 		}
@@ -166,7 +166,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 				if g.lay.outputSchema != "" {
 					key = g.key(g.lay.outputSchema)
 				}
-				gen.add(key, o.Schema)
+				gen.add(key, exact(o.Schema))
 			}
 		}
 	}

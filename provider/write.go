@@ -81,7 +81,7 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 			errs = append(errs, metaError(format, k, fmt.Sprintf(
 				"the metadata key %q, which names what %s's body holds in its own place (a request setting of another type, or the conversation)", k, label)))
 		case known[k] || read[k]:
-			out.add(k, doc.Meta[k])
+			out.add(k, exact(doc.Meta[k]))
 		default:
 			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q (not a member of %s's request body)", k, label)))
 		}
@@ -133,14 +133,14 @@ func (m *mapper) messageExtras(i int, known, own, read map[string]bool) (msg obj
 			if parts == nil {
 				parts = map[int]object{}
 			}
-			parts[j] = append(parts[j], member{name, meta[k]})
+			parts[j] = append(parts[j], member{name, exact(meta[k])})
 			continue
 		}
 		switch {
 		case own[k]:
 			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q, which names a member the mapping writes itself", k).Key = k
 		case known[k] || read[k]:
-			msg.add(k, meta[k])
+			msg.add(k, exact(meta[k]))
 		default:
 			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q (not a member of %s's message)", k, m.label).Key = k
 		}
