@@ -285,7 +285,7 @@ func TestWriteAnthropic(t *testing.T) {
 		err: "anthropic: document: a seed (Anthropic's Messages API has none)\n" +
 			"anthropic: document: a frequency penalty (Anthropic's Messages API has none)\n" +
 			"anthropic: document: a presence penalty (Anthropic's Messages API has none)\n" +
-			"anthropic: document: tool \"clock\" without parameters (Anthropic's tools need an input_schema)\n" +
+			"anthropic: document: tools without parameters, \"clock\" (Anthropic's tools need an input_schema)\n" +
 			"anthropic: document: a tool choice naming a tool with mode \"auto\" (a tool is named with mode required)\n" +
 			"anthropic: document: an output schema's name or description (Anthropic's structured output has neither)\n" +
 			"anthropic: document: the metadata key \"model\", which would read back as the request's settings (it is the request's to hold)\n" +

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"io"
+	"strings"
 
 	"github.com/promptfmt/promptfmt"
 )
@@ -75,6 +76,8 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 	}
 	if req.Tools != nil {
 		tools := make([]object, 0, len(req.Tools))
+		var bare []string // the tools without parameters
+		near := req.Clone()
 		for i, t := range req.Tools {
 			o := object{{"name", t.Name}}
 			if t.Description != "" {
@@ -83,11 +86,8 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 			if t.Parameters == nil {
 				// The API needs input_schema; the nearest tool takes an
 				// object with no declared members.
-				e := refuse(promptfmt.FieldTools, "tool "+quote(t.Name)+" without parameters (Anthropic's tools need an input_schema)")
-				e.Part = i
-				near := req.Clone()
+				bare = append(bare, quote(t.Name))
 				near.Tools[i].Parameters = map[string]any{"type": "object"}
-				e.NearestRequest = &near
 				continue
 			}
 			o.add("input_schema", exact(t.Parameters))
@@ -95,6 +95,12 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 				o.add("strict", true)
 			}
 			tools = append(tools, o)
+		}
+		if bare != nil {
+			// One refusal for them all, so that its nearest request is
+			// every tool changed.
+			e := refuse(promptfmt.FieldTools, "tools without parameters, "+strings.Join(bare, ", ")+" (Anthropic's tools need an input_schema)")
+			e.Part, e.NearestRequest = -1, &near
 		}
 		body.add("tools", tools)
 	}

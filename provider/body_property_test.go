@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -69,7 +70,7 @@ func anthropicBody(r *rand.Rand) []byte {
 				content = append(content, object{{"type", pick(r, "image", "document")}, {"source", src}})
 			case 3, 10, 11:
 				b := object{{"type", "tool_use"}, {"id", pick(r, "t1", "t2", "t1", "t2", "")}, {"name", pick(r, "f", "g")},
-					{"input", pick[any](r, object{}, object{{"a", 1.0}, {"b", []any{1, -0.0, "x"}}}, object{{"q", "x"}}, object{}, []any{})}}
+					{"input", pick[any](r, object{}, object{{"a", 1.0}, {"b", []any{1, math.Copysign(0, -1), "x"}}}, object{{"q", "x"}}, object{}, []any{})}}
 				sometimes(r, 4, &b, "caller", func() any { return object{{"type", "direct"}} })
 				content = append(content, b)
 			case 4, 12, 13:

@@ -196,7 +196,7 @@ func TestWriteGemini(t *testing.T) {
 				Output:     &promptfmt.Output{Name: "answer", Schema: map[string]any{"type": "object"}, Strict: true}},
 			Meta:     map[string]any{"generationConfig": map[string]any{"temperature": 1}, "model": "gemini", "system_instruction": "x"},
 			Messages: []promptfmt.Message{msg("user", text("hi"))}},
-		err: "gemini: document: tool \"weather\" held strictly to its schema (Gemini's function declarations have no strict)\n" +
+		err: "gemini: document: tools held strictly to their schema, \"weather\" (Gemini's function declarations have no strict)\n" +
 			"gemini: document: a tool choice naming a tool with mode \"none\" (a tool is named with mode required)\n" +
 			"gemini: document: an output schema's name or description (Gemini's structured output has neither)\n" +
 			"gemini: document: the metadata key \"generationConfig\", whose members would not read back beside the request's settings in it (a setting of the request's own, or of another type)\n" +

@@ -56,13 +56,12 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 	}
 	if req.Tools != nil {
 		decls := make([]object, 0, len(req.Tools))
+		var strict []string // the tools held strictly
+		near := req.Clone()
 		for i, t := range req.Tools {
 			if t.Strict {
-				e := refuse(promptfmt.FieldTools, "tool "+quote(t.Name)+" held strictly to its schema (Gemini's function declarations have no strict)")
-				e.Part = i
-				near := req.Clone()
+				strict = append(strict, quote(t.Name))
 				near.Tools[i].Strict = false
-				e.NearestRequest = &near
 				continue
 			}
 			d := object{{"name", t.Name}}
@@ -79,6 +78,12 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 				d.add(key, exact(t.Parameters))
 			}
 			decls = append(decls, d)
+		}
+		if strict != nil {
+			// One refusal for them all, so that its nearest request is
+			// every tool changed.
+			e := refuse(promptfmt.FieldTools, "tools held strictly to their schema, "+strings.Join(strict, ", ")+" (Gemini's function declarations have no strict)")
+			e.Part, e.NearestRequest = -1, &near
 		}
 		tools := []object{}
 		if len(req.Tools) > 0 {
