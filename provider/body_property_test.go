@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -345,4 +346,49 @@ func TestRequestsRoundTrip(t *testing.T) {
 	}
 	require.Greater(t, written[nameAnthropic], 500)
 	require.Greater(t, written[nameGemini], 500)
+}
+
+// A document read keeps its layout when it is changed afterwards (a
+// message added or dropped, a setting set): what is written then reads
+// back as the changed document, and is written again the same.
+func TestLayoutAfterChanges(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	changes := []func(d *promptfmt.Document){
+		func(d *promptfmt.Document) { d.Messages = append(d.Messages, msg("assistant", text("Sure."))) },
+		func(d *promptfmt.Document) { d.Messages = append(d.Messages, msg("user", text("And?"), text("More."))) },
+		func(d *promptfmt.Document) {
+			if len(d.Messages) > 1 {
+				d.Messages = d.Messages[1:]
+			}
+		},
+		func(d *promptfmt.Document) { n := int64(64); d.Request.MaxTokens = &n },
+		func(d *promptfmt.Document) { d.Request.Tools = []promptfmt.Tool{{Name: "extra", Parameters: map[string]any{"type": "object"}}} },
+		func(d *promptfmt.Document) { d.Request.ToolChoice = &promptfmt.ToolChoice{Mode: "required"} },
+		func(d *promptfmt.Document) { d.Request.Output = &promptfmt.Output{Schema: map[string]any{"type": "object"}, Strict: true} },
+	}
+	for _, f := range []promptfmt.Format{Anthropic, Gemini} {
+		for _, name := range docPayloads(t, f) {
+			src, err := os.ReadFile(name)
+			require.NoError(t, err)
+			for range 20 {
+				doc, err := f.Parse(src)
+				if err != nil {
+					break
+				}
+				for range 1 + r.IntN(3) {
+					changes[r.IntN(len(changes))](doc)
+				}
+				var out bytes.Buffer
+				if f.Write(&out, doc) != nil {
+					continue // refused: what the change asks the provider cannot take
+				}
+				back, err := f.Parse(out.Bytes())
+				require.NoError(t, err, "%s: %s", name, out.Bytes())
+				require.True(t, promptfmt.Equal(doc, back), "%s: read back changed:\n%s", name, out.Bytes())
+				var again bytes.Buffer
+				require.NoError(t, f.Write(&again, back))
+				require.Equal(t, out.String(), again.String(), "%s", name)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -117,10 +118,13 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 	if system != nil {
 		sys = append(object{{"parts", g.partList(system.index, system.parts)}}, system.extra...)
 	}
+	// Role-less only as the body read was, all contents the user's: so
+	// that what is written reads back the same way.
+	roleless := g.lay.roleless && !slices.ContainsFunc(turns, func(t geminiTurn) bool { return t.role != "user" })
 	contents := make([]object, len(turns))
 	for k, t := range turns {
 		var c object
-		if t.role != "user" || !g.lay.roleless {
+		if !roleless {
 			c.add("role", t.role)
 		}
 		c.add("parts", g.partList(t.index, t.parts))

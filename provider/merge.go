@@ -120,19 +120,16 @@ func (mm *metaMerge) free(body object, request map[string]bool) map[string]any {
 }
 
 // readsBack reports whether member k of value v, read back, gives the
-// request want and keeps rest in Meta under k (nothing when rest is an
-// empty object and v is not).
+// request want and keeps rest in Meta under k. (An empty object in Meta
+// merged into the request's settings does not: what reads them keeps
+// nothing, and the document would lose its key.)
 func (mm *metaMerge) readsBack(k string, v any, want promptfmt.Request, rest any) bool {
 	doc, ok := mm.back(k, v)
 	if !ok || !promptfmt.EqualRequests(doc.Request, want) {
 		return false
 	}
 	got, kept := doc.Meta[k]
-	if !kept {
-		m, isMap := rest.(map[string]any)
-		return isMap && len(m) == 0
-	}
-	return jsonvalue.Equal(got, rest)
+	return kept && jsonvalue.Equal(got, rest)
 }
 
 // sameMember reports whether two member names are one member's: equal,
