@@ -362,9 +362,13 @@ func TestLayoutAfterChanges(t *testing.T) {
 			}
 		},
 		func(d *promptfmt.Document) { n := int64(64); d.Request.MaxTokens = &n },
-		func(d *promptfmt.Document) { d.Request.Tools = []promptfmt.Tool{{Name: "extra", Parameters: map[string]any{"type": "object"}}} },
+		func(d *promptfmt.Document) {
+			d.Request.Tools = []promptfmt.Tool{{Name: "extra", Parameters: map[string]any{"type": "object"}}}
+		},
 		func(d *promptfmt.Document) { d.Request.ToolChoice = &promptfmt.ToolChoice{Mode: "required"} },
-		func(d *promptfmt.Document) { d.Request.Output = &promptfmt.Output{Schema: map[string]any{"type": "object"}, Strict: true} },
+		func(d *promptfmt.Document) {
+			d.Request.Output = &promptfmt.Output{Schema: map[string]any{"type": "object"}, Strict: true}
+		},
 	}
 	for _, f := range []promptfmt.Format{Anthropic, Gemini} {
 		for _, name := range docPayloads(t, f) {
