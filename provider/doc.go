@@ -177,12 +177,20 @@
 //
 // Writing: model, max_tokens, system, messages, then the other settings
 // under the names above and Meta (bodyMeta's rules). Seed and the
-// penalties are refused (Anthropic has none); a tool without parameters
-// is refused with the nearest tool taking {"type": "object"} (the API needs
-// an input_schema); an output of JSON without a schema, or with a name or
-// description, is refused (the nearest drops the name and description).
-// A turn of one text part without members of its own is a string, the
-// API's shorthand; so is a system prompt of one such text.
+// penalties are refused (Anthropic has none); tools without parameters
+// are refused, in one refusal whose nearest request gives each
+// {"type": "object"} (the API needs an input_schema); an output of JSON
+// without a schema, or with a name or description, is refused (the
+// nearest drops the name and description). A turn of one text part
+// without members of its own is a string, the API's shorthand; so is a
+// system prompt of one such text. Meta merged into output_config, and a
+// member the Request could fill written from Meta (a tools list of server
+// tools, from this format or another), must read back as they are: the
+// writer reads them back with the reader, and refuses what would not (an
+// empty object merged with the request's settings). Values of Meta,
+// metadata and schemas are written so that they read back as they are: a
+// float that is an integer keeps a fraction (1.0), which encoding/json
+// would drop, making it read back as an integer.
 //
 // Written to be kept (no option), what reads back as another document is
 // refused, with the nearest part or request where there is one: a
@@ -257,11 +265,12 @@
 // Decision (spelling): the REST API reads every member in lowerCamelCase
 // or snake_case (protobuf's JSON), and the examples use both:
 // system_instruction, inline_data and mime_type in the REST docs,
-// systemInstruction, inlineData and mimeType from the SDKs. Both are read
-// (a member given in both spellings is an error); the first member read
-// that has two spellings decides the layout's, and Write writes the
-// members it names in it (snake_case for a document from elsewhere, as the
-// REST docs do). Meta's keys and part members are written as read.
+// systemInstruction, inlineData and mimeType from the SDKs, and some mix
+// them. Both are read (a member given in both spellings is an error);
+// Write spells each name as the body read first spelled it, and a name
+// the body did not have as the first name read that has two spellings
+// (snake_case for a document from elsewhere, as the REST docs do). Meta's
+// keys and part members are written as read.
 //
 // Reading:
 //
@@ -273,8 +282,8 @@
 //     shorthand, kept in the layout, as is a content's one part given as
 //     an object). Role user is user, model is assistant, a content without
 //     role is user (the API's default; when no content has one, Write
-//     leaves it out again). Any other role is an error. Contents of one
-//     role stay separate messages.
+//     leaves it out again as long as every content is the user's). Any
+//     other role is an error. Contents of one role stay separate messages.
 //   - Parts: exactly one data member each: text; inlineData {mimeType,
 //     data, displayName} and fileData {mimeType, fileUri, displayName},
 //     whose kind is the MIME type's family (image/*, audio/*, else file;
@@ -331,12 +340,12 @@
 // ([{functionDeclarations}], a tool's schema in parametersJsonSchema),
 // toolConfig ({functionCallingConfig: {mode, allowedFunctionNames}}: auto
 // AUTO, none NONE, required ANY, a named tool ANY with it allowed),
-// generationConfig, then Meta. Refused: a tool held strictly (Gemini's
-// declarations have no strict: the nearest is not), an output schema's
-// name or description (the nearest drops them), JSON mode held strictly.
-// Meta's members merged into generationConfig and toolConfig, and a
-// request member written from Meta, must read back as they are (the
-// writer reads them back with the reader).
+// generationConfig, then Meta. Refused: tools held strictly (Gemini's
+// declarations have no strict: the nearest request holds none so), an
+// output schema's name or description (the nearest drops them), JSON mode
+// held strictly. Meta's members merged into generationConfig and
+// toolConfig, and a request member written from Meta, must read back as
+// they are, as for Anthropic.
 //
 // Written to be kept (no option), what reads back as another document is
 // refused, with the nearest part or request where there is one: a
