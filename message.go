@@ -1,8 +1,11 @@
 // Package promptfmt is the shared model that every format package of this
 // module reads into and writes from: a Document holds Messages, a Message
-// holds ContentParts. The package knows no format; the formats live in the
-// subpackages prompty, stf, prapti, pdl and promptfile, each with the same
-// face:
+// holds ContentParts, and the Request holds what the document asks of a
+// model beyond its messages (model, sampling settings, tools, output
+// schema). The package knows no format; the formats live in the
+// subpackages prompty, stf, prapti, pdl, promptfile, dotprompt and
+// provider (request bodies of OpenAI, Anthropic and Gemini), each with the
+// same face, [Format], listed by package formats:
 //
 //	Parse(src []byte, opts ...Option) (*promptfmt.Document, error)
 //	Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error
@@ -20,8 +23,9 @@
 //     that into lossy conversion: it changes exactly those things until the
 //     writer accepts the document, and lists each [Change].
 //
-// The package provider maps the messages a model receives to OpenAI's,
-// Anthropic's and Gemini's request bodies.
+// What a model is sent of a document is [Document.ForModel]: written by a
+// provider's format with the option [Send], it is that provider's request
+// body.
 package promptfmt
 
 import (

@@ -56,6 +56,7 @@ func ExampleAll() {
 	// prompty [.prompty] true
 	// dotprompt [.prompt] true
 	// openai [.json] false
+	// openai-responses [.json] false
 	// anthropic [.json] false
 	// gemini [.json] false
 }

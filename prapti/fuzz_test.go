@@ -32,6 +32,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("<script>\n### @a:\n</style>\n<pre>\n<style x>\n"))
 	f.Add([]byte("just notes\n% a = 1\n"))
 	f.Add([]byte("### @user:\r\rHello\r\r### @assistant:\r\rHi\r"))
+	// Settings: a responder's, a variable's, a reference, a bad value.
+	f.Add([]byte("% responders.default.model = var(m)\n% m = \"gpt-4o\"\n### @user:\n% responders.default.stop = [\"x\"]\n% temperature = \"hot\"\n% !top_p = 1\nhi\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := Parse(src)
 		if err != nil {

@@ -29,8 +29,9 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // naming each thing, and nothing is written: document metadata, parts
 // other than text, message metadata other than configuration lines, a
 // role that is not lower case letters, digits and _, text that starts or
-// ends with white space (Prapti trims it), or a message that does not read
-// back the same. Text whose blocks would swallow what follows it only
+// ends with white space (Prapti trims it), a message that does not read
+// back the same, or a setting of doc.Request that the configuration lines
+// do not make (see Settings in the package documentation). Text whose blocks would swallow what follows it only
 // because trimming changed them ("```" that was "    ```", code) is
 // written another way that reads back the same: see the package
 // documentation. It takes the options Parse takes, so that one list
@@ -61,6 +62,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(doc.Meta) > 0 {
 		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
+	errs = append(errs, requestErrors(doc)...)
 	var b bytes.Buffer
 	for i := range doc.Messages {
 		m := &doc.Messages[i]

@@ -22,21 +22,21 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	return cfg.Finish(parse(src, &cfg))
 }
 
-func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
+func parse(src []byte, cfg *config) (doc *promptfmt.Document, err error) {
 	if cfg.strict && cfg.nonce == "" {
 		return nil, &promptfmt.ParseError{Format: format, Msg: "strict mode needs a non-empty nonce"}
 	}
 	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	doc := &promptfmt.Document{}
+	doc = &promptfmt.Document{}
 	body := lines.SkipBOM(src)
 	if body > 0 {
 		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
+	var fm frontMatter
 	if !cfg.rendered {
-		fm, err := splitFrontMatter(src, body)
-		if err != nil {
+		if fm, err = splitFrontMatter(src, body); err != nil {
 			return nil, err
 		}
 		doc.MetaNode, doc.Meta, body = fm.node, fm.meta, fm.body
@@ -54,8 +54,10 @@ func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
 	}
 	if !cfg.rendered {
 		// The file's strings are template source: Write keeps them as
-		// written (see layout).
-		doc.Layout = newLayout(doc.Messages)
+		// written (see layout); so are its settings.
+		l := newLayout(doc.Messages)
+		l.kept = takeRequest(doc, src, fm)
+		doc.Layout = l
 	}
 	return doc, nil
 }

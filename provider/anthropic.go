@@ -165,8 +165,11 @@ func (m *mapper) anthropicMessages(read map[string]bool) (*anthropicSystem, []an
 		} else {
 			turns = append(turns, t)
 		}
-		if last := &turns[len(turns)-1]; len(last.Content) == 1 && last.Content[0].Type == "text" && last.Content[0].extra == nil {
-			last.Text = last.Content[0].Text // one plain text: a string, as the API's shorthand
+		if last := &turns[len(turns)-1]; !m.send && len(last.Content) == 1 && last.Content[0].Type == "text" && last.Content[0].extra == nil {
+			// One plain text: a string, the API's shorthand, so that fmt
+			// keeps the usual form. Sent, content is always blocks, as
+			// the export wrote it.
+			last.Text = last.Content[0].Text
 		}
 		m.partExtra = nil
 	}
@@ -296,7 +299,7 @@ func (m *mapper) callArguments(i, j int, p *promptfmt.ContentPart, report bool) 
 			}
 			return nil, false
 		}
-		return json.RawMessage(p.Value), true
+		return json.RawMessage(compactJSON([]byte(p.Value))), true // appended as it is
 	}
 	v, err := jsontree.Parse([]byte(p.Value))
 	switch {

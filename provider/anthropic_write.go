@@ -90,7 +90,7 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 				near.Tools[i].Parameters = map[string]any{"type": "object"}
 				continue
 			}
-			o.add("input_schema", exact(t.Parameters))
+			o.add("input_schema", t.Parameters)
 			if t.Strict {
 				o.add("strict", true)
 			}
@@ -127,7 +127,7 @@ func anthropicRequest(body *object, req *promptfmt.Request, meta *metaMerge, sen
 		case !o.Strict && !send:
 			refuse(promptfmt.FieldOutput, "an output schema not held strictly cannot be kept (Anthropic's structured output always holds the answer to it)").NearestRequest = &near
 		default:
-			format := object{{"type", "json_schema"}, {"schema", exact(o.Schema)}}
+			format := object{{"type", "json_schema"}, {"schema", o.Schema}}
 			key, config := meta.merge(object{{"format", format}}, req, []string{promptfmt.FieldOutput}, "output_config")
 			body.add(key, config)
 		}

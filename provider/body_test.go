@@ -78,6 +78,15 @@ func testDocPayloads(t *testing.T, f promptfmt.Format, normalize func(any) any) 
 				checkPositions(t, src, err)
 				return
 			}
+			// Of the providers' formats, its own alone takes it (.json is
+			// shared: formats.Detect asks Sniff).
+			var took []string
+			for _, g := range []promptfmt.Format{OpenAI, OpenAIResponses, Anthropic, Gemini} {
+				if g.Sniff(src) {
+					took = append(took, g.Name())
+				}
+			}
+			require.Equal(t, []string{f.Name()}, took, "formats whose Sniff takes it")
 			if *update {
 				require.NoError(t, os.WriteFile(base+".want", show(doc), 0o644))
 			} else {

@@ -1,29 +1,87 @@
-// Package provider maps the messages a model receives
-// ([promptfmt.Document.LLMMessages]) to the message part of a provider's
-// request body: typed Go values that encoding/json encodes to exactly what
-// the API expects.
+// Package provider reads and writes providers' request bodies through the
+// model: each is a [promptfmt.Format] of its own, with the same face as
+// the text formats.
 //
-//	OpenAI(msgs)    → {"messages": [...]}                            Chat Completions
-//	Anthropic(msgs) → {"system": ..., "messages": [...]}             Messages
-//	Gemini(msgs)    → {"system_instruction": ..., "contents": [...]} generateContent
+//	OpenAI     {"model", "messages": [...], "temperature", ...}      Chat Completions
+//	Anthropic  {"model", "system", "messages": [...], "max_tokens", ...}  Messages
+//	Gemini     {"system_instruction", "contents": [...], ...}        generateContent
 //
-// The rest of the body (model, max_tokens, tools, ...) is the caller's; the
-// request types embed into a struct of their own:
+// Parse reads a body into a Document: its messages, the request's
+// settings into Document.Request (model, temperature, max tokens, stop
+// sequences, tools, tool choice, the output schema), every other member
+// of the body into Meta and every member of a message or part the model
+// has no field for into the message's metadata, so that Write writes the
+// body back. Write writes a Document as a whole body.
 //
-//	body := struct {
-//		Model string `json:"model"`
-//		*provider.OpenAIRequest
-//	}{"gpt-4o", req}
+// A document is written in two ways. Without options, as a file is
+// written (promptfmt convert, fmt): Write writes only what Parse reads
+// back as the same document, and refuses the rest, offering the nearest
+// form the provider keeps where there is one
+// ([promptfmt.UnsupportedError].NearestPart, NearestRequest). With
+// [promptfmt.Send], to send it: Write writes what the provider takes in
+// the form it takes it, as the sections below describe (results of calls
+// where the provider wants them, media as it wants them); use it on what
+// [promptfmt.Document.ForModel] returns, the messages a model receives
+// without their metadata, as promptfmt messages --as and request --as do.
 //
-// [Export] picks a mapping by name ([Names] lists them) for callers that
-// take the provider as a setting.
+//	doc, err := provider.OpenAI.Parse(body)              // a Chat Completions body
+//	err = provider.Anthropic.Write(w, doc.ForModel(), promptfmt.Send()) // the same request, for Claude
+//
+// # Reading
+//
+// The body is JSON (RFC 8259, UTF-8) read strictly: a member named twice
+// in one object, nesting deeper than 1000 and a number too large for a
+// float64 are errors, as are a message without a role, an unknown role,
+// part or item type (named), a member of the wrong JSON type, a tool
+// result without the id of its call, a call without a name, base64 data
+// that does not decode: each a [*promptfmt.ParseError] at its line and
+// column, several at once, and no document.
+//
+// Decision (nothing dropped): a member of the body that is not a setting
+// the Request holds goes to Meta as read (user, stream, metadata,
+// logit_bias...); a setting whose value the Request cannot hold exactly (a
+// tools list holding a tool that is not a function, a tool_choice with
+// options the model has no field for, a response format that is not a
+// JSON schema or JSON mode) stays in Meta as written, rather than being
+// half read; a member of a message the model has no field for (an
+// assistant's refusal) goes to its metadata, and a member of a content
+// part beyond the model's fields to its message's metadata under
+// "content.N.member" (N the part's index in Content). Write writes them
+// back where they were; a metadata key that no body of the provider has
+// (another format's metadata) is refused. Each message's Line is the line
+// of its object.
+//
+// Decision (one form for one meaning): fmt writes a body in one form: a
+// member order of its own, "content" left out (not null) beside tool
+// calls, a tool message's one text part as a string. The spellings the
+// model does not keep but a body means (max_tokens or
+// max_completion_tokens, a stop sequence given as a string) are kept
+// from the body read.
+//
+// # Reading OpenAI Chat Completions
+//
+// The body is an object with "messages", or a bare array of messages.
+// Roles system, developer, user, assistant and tool; "name" is the
+// message's name. Content is a string (one text part) or parts: text;
+// image_url (Value the URL or data: URI as given, Detail); input_audio
+// (Value the base64 data, MediaType audio/wav or audio/mpeg for the
+// formats wav and mp3); file (Value the file_data data: URI, or ID the
+// file_id; Filename). Content null or left out is one empty text part,
+// but beside tool_calls, which are tool_call parts after the text (Value
+// the arguments as written, ID, ToolName). A tool message is one
+// tool_result part (Value its content: a string, or the text of its one
+// text part; ID its tool_call_id). The settings: model, temperature,
+// top_p, max_completion_tokens or max_tokens (not both), stop, seed,
+// frequency_penalty, presence_penalty, tools (function tools), tool_choice
+// and response_format (json_schema, json_object).
 //
 // # Nothing is dropped or changed silently
 //
-// What a provider cannot express is an error, never left out: each mapping
-// returns nil and every problem at once, each a [*promptfmt.UnsupportedError]
-// (Format "openai", "anthropic" or "gemini"; Index the index into msgs;
-// Line msgs[i].Line; What the problem), joined with errors.Join. A problem
+// What a provider cannot express is an error, never left out: Write
+// writes nothing and returns every problem at once, each a
+// [*promptfmt.UnsupportedError] (Format "openai", "anthropic" or
+// "gemini"; Index the message's index; Line its line; What the problem),
+// joined with errors.Join. A problem
 // with one part starts with its 1-based number: "part 2: ...". Refused
 // everywhere:
 //
@@ -42,12 +100,14 @@
 //   - media the provider cannot take (below), and media data that is not
 //     valid base64.
 //
-// Decision (metadata): Message.Metadata is not sent. It is what a format
-// attaches to a message (tickets, ids, the model a reply came from) and no
-// provider has a place for it; the conversation the model reads is role,
-// name and content. The one use: a "tool" message without tool_result parts
-// (STF's ";tool call_id=c1" then text) holds the result of the call whose id
-// is its "tool_call_id" or "call_id" metadata string.
+// Decision (metadata): what is sent ([promptfmt.Document.ForModel]) has
+// no message metadata: it is what a format attaches to a message
+// (tickets, ids, the model a reply came from) and no provider has a place
+// for it; the conversation the model reads is role, name and content.
+// ForModel turns the one use into what it means: a "tool" message of text
+// whose "tool_call_id" or "call_id" metadata names its call (STF's ";tool
+// call_id=c1") becomes a tool_result part. Written as a file, a message's
+// metadata is written back only where it came from (see Reading).
 //
 // Decision (no content): a message with no parts is read as the one empty
 // text part the model uses for no content.
@@ -79,8 +139,16 @@
 // for it (Gemini's file_data); elsewhere the server reads the type from
 // the resource.
 //
-// # OpenAI Chat Completions
+// # Writing OpenAI Chat Completions
 //
+// The body: "model", "messages", the Request's settings (temperature,
+// top_p, max_completion_tokens, or max_tokens when the body read had it,
+// stop, seed, frequency_penalty, presence_penalty, tools as function
+// tools, tool_choice as a mode or {"type":"function",...}, the output as
+// a json_schema response_format, or json_object for an Output with no
+// schema), then Meta's members. A top-k setting is refused (Chat
+// Completions has none); an output schema without a name is refused with
+// the nearest request, which names it "output" (OpenAI needs a name).
 // Roles system, developer, user, assistant and tool, each message in
 // order, with its name in "name":
 //
@@ -110,14 +178,124 @@
 //     replayed conversation must keep. A text part after a tool_call is
 //     refused: OpenAI puts an assistant's text before its calls.
 //   - Each tool_result part is a message {"role":"tool","tool_call_id",
-//     "content": the result}, in the part's place: a user message holding
-//     text, then results, then text is sent as a user message, tool
-//     messages, a user message. Decision: ToolName on a result is not sent
-//     (the id names the call); see the check above.
-//   - A tool message holds tool_result parts only, or one text part with
-//     its call id in metadata; a name on it is refused.
+//     "content": the result}, in the part's place: with Send, a user
+//     message holding text, then results, then text is sent as a user
+//     message, tool messages, a user message, and a tool message of two
+//     results as two; written as a file, each of these is refused (it
+//     would read back as other messages). Decision: ToolName on a result
+//     is not sent (the id names the call; see the check above), so a
+//     file refuses it, offering the result without it.
+//   - A tool message holds tool_result parts only; a name on it is
+//     refused.
+//   - Written as a file, a media part must be in the one form reading
+//     gives back (an image as a URL or data: URI without a media type,
+//     audio as base64 with audio/wav or audio/mpeg, a file as a data: URI
+//     or an id): another form of the same media is refused, offering that
+//     form (NearestPart); with Send it is written as OpenAI takes it.
 //   - tool_call parts outside assistant messages and tool_result parts
 //     outside user and tool messages are refused.
+//
+// # OpenAI Responses
+//
+// The Responses API's request body ("openai-responses"), read and written
+// whole. Member names are those of the official Go SDK's
+// responses.ResponseNewParams (github.com/openai/openai-go/v3 v3.98.0).
+//
+// Reading:
+//
+//   - The body is an object with "input", "instructions" or both.
+//     "instructions" is a first system message (decision 5 of the import
+//     mapping: the API calls it "a system (or developer) message"); a
+//     string input is one user message.
+//   - model, temperature, top_p, max_output_tokens, tools, tool_choice and
+//     text are the Request, when it holds them exactly: function tools
+//     {"type":"function","name","description","parameters","strict"};
+//     "auto", "none", "required" or {"type":"function","name"};
+//     {"format":{"type":"json_schema","name","description","schema","strict"}}
+//     or {"format":{"type":"json_object"}}. Another value (built-in tools,
+//     a text verbosity, null) and every other member are kept in Meta as
+//     written, and written back.
+//   - Decision (strict tools): the API makes a function without "strict"
+//     strict (it normalizes the schema), so such a tool reads as Strict,
+//     and a tool that is not Strict is written with "strict": false. A
+//     tool read without "strict" is written back without it.
+//   - Message items, with or without "type":"message": roles user,
+//     assistant, system and developer. Content is a string (one text
+//     part) or parts: input_text and output_text are text;
+//     input_image is an image {Value: image_url, an http(s) URL or a data:
+//     URI kept whole, or ID: file_id; Detail}; input_file is a file
+//     {Value: file_data (a data: URI or base64, kept whole) or file_url, or
+//     ID: file_id; Filename; Detail}. Media in an assistant message, a
+//     refusal part (the model has none), input_audio (not in the SDK's
+//     request content) and any other part type are errors.
+//   - A function_call is a tool_call {Value: arguments verbatim, ID:
+//     call_id (not the item's id), ToolName: name}, in the assistant
+//     message the item right before it made (a message item or a
+//     function_call), else in a new one: an assistant's text and parallel
+//     calls are one message, as in Chat Completions.
+//   - A function_call_output is a tool message of one tool_result {Value:
+//     output, ID: call_id, ToolName: name when given}. An output that is
+//     an array of content is an error: the model's results are text.
+//   - Decision (reasoning items): a reasoning item is a hidden message,
+//     role "_reasoning", of one empty text part, the item's members (id,
+//     summary, encrypted_content, status, ...) its metadata. Nothing is
+//     lost and fmt writes it back in its place; being hidden, it never
+//     reaches a model (messages does not print it, messages --as leaves
+//     it out). Other item types of the API (web_search_call,
+//     computer_call, item_reference, ...) are errors naming the type.
+//   - Kept in metadata: an item's members beyond the mapping's (a message
+//     item's id, status, phase; a function_call_output's id, status), a
+//     part's (partKey: an output_text's annotations and logprobs), a
+//     function_call's (its item id and status, under the partKey of its
+//     tool_call part).
+//   - Errors: an item without a type or role, a message without a role,
+//     an unknown role, item type or part type (named), content of another
+//     JSON type, a text part without text, an input_image or input_file
+//     without a source or with two, an image_url that is no URL, a
+//     file_data that is a URL or a file_url that is data, base64 that does
+//     not decode, a function_call without call_id, name or arguments, a
+//     function_call_output without call_id or output.
+//
+// Writing: model, instructions, input, the Request's settings, then Meta.
+//
+//   - Refused: top-k, stop sequences, seed and the penalties: the
+//     Responses API has no member for them.
+//   - Decision (instructions): a first system message of one plain text
+//     part is written as "instructions" when it was read from there, and
+//     for a document read from another format; else it is an input item.
+//     fmt keeps each where it was.
+//   - The input is a string when it is one user message of one plain text
+//     part (unless read as an array), else items. A message item's content
+//     is a string for one plain text part (unless read as an array), else
+//     parts: input_text (output_text in an assistant message, or as read),
+//     input_image, input_file. "type":"message" is written as read, and
+//     for another format's message whose metadata has an id (an output
+//     item's id goes with its type).
+//   - Images are http(s) URLs or data: URIs (base64 data becomes one);
+//     files are a file_id, an http(s) file_url, or file_data (a data: URI;
+//     data of no known type as it is). Audio and names are refused.
+//   - An assistant's text is a message item, its tool_calls function_call
+//     items after it; each tool_result a function_call_output item.
+//   - Without promptfmt.Send, what would not read back the same is
+//     refused: a media part in another form (image data and its media
+//     type, offered as the data: URI: NearestPart); a tool_result in a
+//     user message; a second tool_result in a tool message; text after a
+//     tool_call; an assistant message that starts with a call right after
+//     an assistant's message or call (it would read back joined to it:
+//     ThingMessages, which Adapt meets by joining them). With Send they
+//     are written as the API takes them, in order.
+//   - A "_reasoning" message is its reasoning item, from its metadata (its
+//     content must be empty); other hidden roles are refused.
+//   - Metadata keys written from any document: the members the SDK's
+//     items and parts have (above); other keys only when read from a
+//     Responses body. An assistant message of tool calls alone has no
+//     message item, so its message-level metadata is refused; a key that
+//     names a member the mapping writes (a null "name" read beside a tool
+//     name set since) is refused, never written twice.
+//   - Decision (numbers), for every provider body: a whole number read as
+//     a float (2.0) is written as one, with its ".0", so that Meta,
+//     metadata and schemas read back the same (encoding/json would write
+//     2, which reads back as an integer).
 //
 // # Anthropic Messages
 //
@@ -181,9 +359,10 @@
 // are refused, in one refusal whose nearest request gives each
 // {"type": "object"} (the API needs an input_schema); an output of JSON
 // without a schema, or with a name or description, is refused (the
-// nearest drops the name and description). A turn of one text part
-// without members of its own is a string, the API's shorthand; so is a
-// system prompt of one such text. Meta merged into output_config, and a
+// nearest drops the name and description). Written to be kept, a turn of
+// one text part without members of its own is a string, the API's
+// shorthand (sent, content is blocks, as the export wrote it); a system
+// prompt of one such text is a string either way. Meta merged into output_config, and a
 // member the Request could fill written from Meta (a tools list of server
 // tools, from this format or another), must read back as they are: the
 // writer reads them back with the reader, and refuses what would not (an
@@ -219,7 +398,7 @@
 //     since moving it to the top would change what the model reads, and
 //     Anthropic has no system turn.
 //   - user and assistant messages keep their role; tool messages become
-//     user turns.
+//     user turns. Content is always an array of blocks.
 //   - Decision (consecutive turns): messages that map to the same role are
 //     merged into one turn, their blocks in order. The API combines
 //     consecutive same-role turns itself, so the model reads the same; and

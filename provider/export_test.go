@@ -9,10 +9,12 @@ import (
 )
 
 // exportNames are the provider formats the mapping tests cover.
-func exportNames() []string { return []string{nameOpenAI, nameAnthropic, nameGemini} }
+func exportNames() []string {
+	return []string{nameOpenAI, nameAnthropic, nameGemini, nameOpenAIResponses}
+}
 
 func formatNamed(name string) promptfmt.Format {
-	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini} {
+	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini, OpenAIResponses} {
 		if f.Name() == name {
 			return f
 		}

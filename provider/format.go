@@ -14,6 +14,9 @@ import (
 var (
 	// OpenAI is OpenAI's Chat Completions request body ("openai").
 	OpenAI promptfmt.Format = bodyFormat{name: nameOpenAI, parse: readOpenAI, write: writeOpenAI, sniff: sniffOpenAI}
+	// OpenAIResponses is OpenAI's Responses API request body
+	// ("openai-responses").
+	OpenAIResponses promptfmt.Format = bodyFormat{name: nameOpenAIResponses, parse: readResponses, write: writeResponses, sniff: sniffResponses}
 	// Anthropic is Anthropic's Messages request body ("anthropic").
 	Anthropic promptfmt.Format = bodyFormat{name: nameAnthropic, parse: readAnthropic, write: writeAnthropic, sniff: sniffAnthropic}
 	// Gemini is Google's Gemini generateContent request body ("gemini").

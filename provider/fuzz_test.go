@@ -3,10 +3,15 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/formattest"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/stretchr/testify/require"
 )
 
@@ -122,5 +127,42 @@ func FuzzExport(f *testing.F) {
 			require.NoError(t, err)
 			require.True(t, bytes.Equal(out, out2), "%s: not deterministic", name)
 		}
+	})
+}
+
+// FuzzParseOpenAI: any text either reads, and then writes (strictly) what
+// reads back as the same document, or is refused by the writer with its
+// UnsupportedErrors only; or it is a ParseError inside the text.
+func FuzzParseOpenAI(f *testing.F) {
+	files, _ := filepath.Glob("testdata/openai/*.json")
+	for _, name := range files {
+		src, _ := os.ReadFile(name)
+		f.Add(src)
+	}
+	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"a","x":1}]}]`))
+	f.Add([]byte(`{"messages":[{"role":"tool","tool_call_id":"c","content":null}],"stop":"x"}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc, err := OpenAI.Parse(src)
+		if err != nil {
+			for _, e := range formattest.Flatten(err) {
+				var pe *promptfmt.ParseError
+				require.True(t, errors.As(e, &pe), "%T: %v", e, e)
+				require.True(t, pe.Offset >= 0 && pe.Offset <= len(src), "offset %d of %d", pe.Offset, len(src))
+				line, col := lines.Position(src, pe.Offset)
+				require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%v", e)
+			}
+			return
+		}
+		var out bytes.Buffer
+		if err := OpenAI.Write(&out, doc); err != nil {
+			for _, e := range formattest.Flatten(err) {
+				var ue *promptfmt.UnsupportedError
+				require.True(t, errors.As(e, &ue), "%T: %v", e, e)
+			}
+			return
+		}
+		back, err := OpenAI.Parse(out.Bytes())
+		require.NoError(t, err, "%s", out.String())
+		require.True(t, promptfmt.Equal(doc, back), "read back changed:\n%s", out.String())
 	})
 }

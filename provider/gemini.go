@@ -296,7 +296,7 @@ func (g *geminiMapper) result(i, j int, p *promptfmt.ContentPart) (object, bool)
 // so that what is written reads back (no member named twice).
 func geminiResponseValue(v string, send bool) (json.RawMessage, string) {
 	if send && jsonObject(v) {
-		return json.RawMessage(v), v
+		return json.RawMessage(compactJSON([]byte(v))), v // appended as it is
 	}
 	if !send {
 		if t, err := jsontree.Parse([]byte(v)); err == nil && t.Kind == jsontree.Object {

@@ -75,7 +75,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 				if g.lay.toolParams[t.Name] != "" {
 					key = "parameters"
 				}
-				d.add(key, exact(t.Parameters))
+				d.add(key, t.Parameters)
 			}
 			decls = append(decls, d)
 		}
@@ -171,7 +171,7 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 				if g.lay.outputSchema != "" {
 					key = g.key(g.lay.outputSchema)
 				}
-				gen.add(key, exact(o.Schema))
+				gen.add(key, o.Schema)
 			}
 		}
 	}

@@ -38,6 +38,9 @@ type layout struct {
 	// modeLower is whether a Gemini function calling mode was written in
 	// lower case ("auto"), as the REST examples do.
 	modeLower bool
+	// responses is what a Responses body says beyond its meaning; nil
+	// for a document read from elsewhere.
+	responses *responsesLayout
 }
 
 // layoutOf returns doc's layout when format's Parse made it, else an

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 
@@ -80,7 +79,7 @@ func (mm *metaMerge) merge(own object, req *promptfmt.Request, fields []string, 
 	}
 	out := slices.Clone(own)
 	for _, k := range jsonvalue.SortedKeys(rest) {
-		out = append(out, member{k, exact(rest[k])})
+		out = append(out, member{k, rest[k]})
 	}
 	want := req.Clone()
 	for _, f := range want.Fields() {
@@ -173,60 +172,4 @@ func withPartMembers(read map[string]bool, msg *promptfmt.Message, documented fu
 		return read
 	}
 	return out
-}
-
-// exactJSON encodes a JSON-like value as what reads back as it: a float
-// that is an integer keeps a fraction ("1.0"), where encoding/json writes
-// 1, which reads back as the integer 1 (the model tells them apart).
-type exactJSON struct{ v any }
-
-// exact wraps v, a value of Meta, metadata or a schema, for writing.
-func exact(v any) any { return exactJSON{v} }
-
-// MarshalJSON writes the value.
-func (e exactJSON) MarshalJSON() ([]byte, error) { return appendExact(nil, e.v) }
-
-func appendExact(b []byte, v any) ([]byte, error) {
-	switch v := v.(type) {
-	case float64:
-		raw, err := marshal(v)
-		if err != nil {
-			return nil, err
-		}
-		b = append(b, raw...)
-		if !bytes.ContainsAny(raw, ".eE") {
-			b = append(b, ".0"...)
-		}
-		return b, nil
-	case map[string]any:
-		b = append(b, '{')
-		for i, k := range jsonvalue.SortedKeys(v) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			key, err := marshal(k)
-			if err != nil {
-				return nil, err
-			}
-			b = append(append(b, key...), ':')
-			if b, err = appendExact(b, v[k]); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, '}'), nil
-	case []any:
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendExact(b, x); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
-	}
-	raw, err := marshal(v)
-	return append(b, raw...), err
 }

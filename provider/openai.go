@@ -2,104 +2,160 @@ package provider
 
 import (
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
-
-// OpenAIRequest is the message part of a Chat Completions request body:
-// {"messages": [...]}.
 
 // openAIMessage is one message of a Chat Completions request. Content is
 // nil (left out) for an assistant message that only calls tools; ToolCallID
 // is set on tool messages only.
 type openAIMessage struct {
-	Role       string              `json:"role"`
-	Name       string              `json:"name,omitempty"`
-	ToolCallID string              `json:"tool_call_id,omitempty"`
-	Content    *openAIContentValue `json:"content,omitempty"`
-	ToolCalls  []openAIToolCall    `json:"tool_calls,omitempty"`
-	extra      object              // members read that the model has no field for
+	Role       string
+	Name       string
+	ToolCallID string
+	Content    *openAIContentValue
+	ToolCalls  []openAIToolCall
+	extra      object // members read that the model has no field for
 }
 
-// MarshalJSON writes the message's members, then its extra ones.
-func (m openAIMessage) MarshalJSON() ([]byte, error) {
-	type plain openAIMessage
-	b, err := marshal(plain(m))
-	if err != nil {
-		return nil, err
+// AppendJSON writes the message: role, name, tool_call_id, content,
+// tool_calls, then its extra members.
+func (m openAIMessage) AppendJSON(b []byte) ([]byte, error) {
+	b = jsonvalue.AppendString(append(b, `{"role":`...), m.Role)
+	if m.Name != "" {
+		b = jsonvalue.AppendString(append(b, `,"name":`...), m.Name)
 	}
-	return withExtras(b, m.extra)
+	if m.ToolCallID != "" {
+		b = jsonvalue.AppendString(append(b, `,"tool_call_id":`...), m.ToolCallID)
+	}
+	var err error
+	if m.Content != nil {
+		if b, err = m.Content.AppendJSON(append(b, `,"content":`...)); err != nil {
+			return nil, err
+		}
+	}
+	if len(m.ToolCalls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, c := range m.ToolCalls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonvalue.AppendString(append(b, `{"id":`...), c.ID)
+			b = jsonvalue.AppendString(append(b, `,"type":`...), c.Type)
+			b = jsonvalue.AppendString(append(b, `,"function":{"name":`...), c.Function.Name)
+			b = jsonvalue.AppendString(append(b, `,"arguments":`...), c.Function.Arguments)
+			b = append(b, "}}"...)
+		}
+		b = append(b, ']')
+	}
+	return m.extra.appendMembers(b, true)
 }
 
-// openAIContentValue is a message's content: the string Text when Parts is nil,
-// else the array Parts.
+// openAIContentValue is a message's content: the string Text when Parts is
+// nil, else the array Parts.
 type openAIContentValue struct {
 	Text  string
 	Parts []openAIPart
 }
 
-// MarshalJSON encodes the content as a string or as an array of parts.
-func (c openAIContentValue) MarshalJSON() ([]byte, error) {
-	if c.Parts != nil {
-		return marshal(c.Parts)
+// AppendJSON writes the content as a string or as an array of parts.
+func (c openAIContentValue) AppendJSON(b []byte) ([]byte, error) {
+	if c.Parts == nil {
+		return jsonvalue.AppendString(b, c.Text), nil
 	}
-	return marshal(c.Text)
+	b = append(b, '[')
+	for i, p := range c.Parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = p.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // openAIPart is one content part; Type says which of the other fields is
 // set: "text" (Text), "image_url" (ImageURL), "input_audio" (InputAudio) or
 // "file" (File). Text is a pointer so that an empty text is still sent.
 type openAIPart struct {
-	Type       string            `json:"type"`
-	Text       *string           `json:"text,omitempty"`
-	ImageURL   *openAIImageURL   `json:"image_url,omitempty"`
-	InputAudio *openAIInputAudio `json:"input_audio,omitempty"`
-	File       *openAIFile       `json:"file,omitempty"`
+	Type       string
+	Text       *string
+	ImageURL   *openAIImageURL
+	InputAudio *openAIInputAudio
+	File       *openAIFile
 	extra      object
 }
 
-// MarshalJSON writes the part's members, then its extra ones.
-func (p openAIPart) MarshalJSON() ([]byte, error) {
-	type plain openAIPart
-	b, err := marshal(plain(p))
-	if err != nil {
-		return nil, err
+// AppendJSON writes the part's members, then its extra ones.
+func (p openAIPart) AppendJSON(b []byte) ([]byte, error) {
+	b = jsonvalue.AppendString(append(b, `{"type":`...), p.Type)
+	switch {
+	case p.Text != nil:
+		b = jsonvalue.AppendString(append(b, `,"text":`...), *p.Text)
+	case p.ImageURL != nil:
+		b = jsonvalue.AppendString(append(b, `,"image_url":{"url":`...), p.ImageURL.URL)
+		if p.ImageURL.Detail != "" {
+			b = jsonvalue.AppendString(append(b, `,"detail":`...), p.ImageURL.Detail)
+		}
+		b = append(b, '}')
+	case p.InputAudio != nil:
+		b = jsonvalue.AppendString(append(b, `,"input_audio":{"data":`...), p.InputAudio.Data)
+		b = jsonvalue.AppendString(append(b, `,"format":`...), p.InputAudio.Format)
+		b = append(b, '}')
+	case p.File != nil:
+		var f object
+		if p.File.FileData != "" {
+			f.add("file_data", p.File.FileData)
+		}
+		if p.File.FileID != "" {
+			f.add("file_id", p.File.FileID)
+		}
+		if p.File.Filename != "" {
+			f.add("filename", p.File.Filename)
+		}
+		var err error
+		if b, err = f.AppendJSON(append(b, `,"file":`...)); err != nil {
+			return nil, err
+		}
 	}
-	return withExtras(b, p.extra)
+	return p.extra.appendMembers(b, true)
 }
 
 // openAIImageURL is an image: an http(s) URL or a data: URI, with an
 // optional detail hint (low, high, auto).
 type openAIImageURL struct {
-	URL    string `json:"url"`
-	Detail string `json:"detail,omitempty"`
+	URL    string
+	Detail string
 }
 
 // openAIInputAudio is base64 audio data and its format, "wav" or "mp3".
 type openAIInputAudio struct {
-	Data   string `json:"data"`
-	Format string `json:"format"`
+	Data   string
+	Format string
 }
 
 // openAIFile is a file: its data as a data: URI, or the id of an uploaded
 // file, with an optional filename.
 type openAIFile struct {
-	FileData string `json:"file_data,omitempty"`
-	FileID   string `json:"file_id,omitempty"`
-	Filename string `json:"filename,omitempty"`
+	FileData string
+	FileID   string
+	Filename string
 }
 
 // openAIToolCall is one call in an assistant message's tool_calls; Type is
 // always "function".
 type openAIToolCall struct {
-	ID       string             `json:"id"`
-	Type     string             `json:"type"`
-	Function openAIFunctionCall `json:"function"`
+	ID       string
+	Type     string
+	Function openAIFunctionCall
 }
 
 // openAIFunctionCall is the function a tool call calls, with its arguments
 // as the JSON text the model wrote.
 type openAIFunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	Name      string
+	Arguments string
 }
 
 // openAIMessages maps the document's messages to a Chat Completions

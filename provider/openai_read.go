@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
@@ -102,7 +101,9 @@ func readOpenAI(r *reader, root *jsontree.Value) {
 			r.keep(m, lay)
 			continue
 		}
-		r.setLine(field, m.KeyOff)
+		if field != "" {
+			r.setLine(field, m.KeyOff)
+		}
 	}
 }
 
@@ -201,35 +202,45 @@ func openAIResponseFormat(v *jsontree.Value) (*promptfmt.Output, bool) {
 		}
 	case "json_schema":
 		js := v.Get("json_schema")
-		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object ||
-			!onlyMembers(js, "name", "description", "schema", "strict") {
+		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object {
 			return nil, false
 		}
-		name := js.Get("name")
-		if name == nil || name.Kind != jsontree.String || name.Str == "" {
-			return nil, false
-		}
-		out := &promptfmt.Output{Name: name.Str}
-		if d := js.Get("description"); d != nil {
-			if d.Kind != jsontree.String || d.Str == "" {
-				return nil, false
-			}
-			out.Description = d.Str
-		}
-		s := js.Get("schema")
-		if s == nil || s.Kind != jsontree.Object {
-			return nil, false // a json_schema format without a schema is not JSON mode as written
-		}
-		out.Schema = s.Any().(map[string]any)
-		if st := js.Get("strict"); st != nil {
-			if st.Kind != jsontree.Bool || st.Str != "true" {
-				return nil, false
-			}
-			out.Strict = true
-		}
-		return out, true
+		return jsonSchemaOutput(js)
 	}
 	return nil, false
+}
+
+// jsonSchemaOutput reads a JSON schema format's name, description, schema
+// and strict, as both OpenAI APIs write them (Chat's json_schema object,
+// Responses' text.format beside its type, one of also): ok is false for
+// any other member, or values the Output does not hold exactly.
+func jsonSchemaOutput(js *jsontree.Value, also ...string) (*promptfmt.Output, bool) {
+	if !onlyMembers(js, append([]string{"name", "description", "schema", "strict"}, also...)...) {
+		return nil, false
+	}
+	name := js.Get("name")
+	if name == nil || name.Kind != jsontree.String || name.Str == "" {
+		return nil, false
+	}
+	out := &promptfmt.Output{Name: name.Str}
+	if d := js.Get("description"); d != nil {
+		if d.Kind != jsontree.String || d.Str == "" {
+			return nil, false
+		}
+		out.Description = d.Str
+	}
+	s := js.Get("schema")
+	if s == nil || s.Kind != jsontree.Object {
+		return nil, false // a json_schema format without a schema is not JSON mode as written
+	}
+	out.Schema = s.Any().(map[string]any)
+	if st := js.Get("strict"); st != nil {
+		if st.Kind != jsontree.Bool || st.Str != "true" {
+			return nil, false
+		}
+		out.Strict = true
+	}
+	return out, true
 }
 
 // onlyMembers reports whether object v has no member but names.
@@ -325,7 +336,7 @@ func (r *reader) openAIMessage(v *jsontree.Value, lay *layout) {
 	if calls != nil {
 		r.openAIToolCalls(calls, &msg)
 	}
-	if len(msg.Content) == 0 && calls == nil {
+	if len(msg.Content) == 0 { // no content, and no calls either
 		msg.Content = []promptfmt.ContentPart{promptfmt.Text("")}
 	}
 	r.doc.Messages = append(r.doc.Messages, msg)
@@ -467,7 +478,11 @@ func (r *reader) openAIMedia(p *jsontree.Value, t string) (promptfmt.ContentPart
 			return promptfmt.ContentPart{}, false
 		}
 		if err := checkBase64(data); err != nil {
-			r.errorf(body.Get("data"), "input_audio data is not valid base64: %v", err)
+			at := body.Get("data")
+			if at == nil {
+				at = body
+			}
+			r.errorf(at, "input_audio data is not valid base64: %v", err)
 			return promptfmt.ContentPart{}, false
 		}
 		return promptfmt.ContentPart{Kind: promptfmt.KindAudio, Value: data, MediaType: mt}, true
@@ -488,7 +503,7 @@ func (r *reader) openAIMedia(p *jsontree.Value, t string) (promptfmt.ContentPart
 		case data != "":
 			p := promptfmt.ContentPart{Kind: promptfmt.KindFile, Value: data, Filename: name}
 			if _, problem := readMedia(&p); problem != "" {
-				r.errorf(body.Get("file_data"), "file_data: %s", strings.TrimPrefix(problem, "a file part: "))
+				r.errorf(body.Get("file_data"), "file_data: %s", problem)
 				return promptfmt.ContentPart{}, false
 			}
 			return p, true

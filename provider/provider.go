@@ -419,5 +419,6 @@ func short(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// marshal encodes v as the module's own output is, without HTML escaping.
-func marshal(v any) (json.RawMessage, error) { return jsonvalue.Encode(v) }
+// marshal encodes v as a body holds it: without HTML escaping, a whole
+// float64 with its ".0" (jsonvalue.Append), so that it reads back as one.
+func marshal(v any) (json.RawMessage, error) { return jsonvalue.Append(nil, v) }

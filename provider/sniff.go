@@ -93,7 +93,8 @@ func (m marks) hasTop(names ...string) bool {
 
 // anthropicMarks are what only an Anthropic body has.
 func (m marks) anthropic() bool {
-	return m.hasTop("system", "stop_sequences", "top_k", "thinking", "anthropic_version", "mcp_servers", "container") ||
+	return m.hasTop("system", "stop_sequences", "top_k", "thinking", "anthropic_version", "mcp_servers", "container",
+		"output_config", "inference_geo", "diagnostics") ||
 		m.has("=tool_use", "=tool_result", "=document", "source", "tool_use_id", "input_schema", "cache_control", "=base64")
 }
 
@@ -123,4 +124,11 @@ func sniffAnthropic(src []byte) bool {
 func sniffGemini(src []byte) bool {
 	m, ok := sniffMarks(src)
 	return ok && !m.array && m.hasTop("contents") && !m.hasTop("messages", "input")
+}
+
+// sniffResponses takes a body with input or instructions and no other
+// provider's conversation.
+func sniffResponses(src []byte) bool {
+	m, ok := sniffMarks(src)
+	return ok && !m.array && m.hasTop("input", "instructions") && !m.hasTop("messages", "contents", "system_instruction", "systemInstruction")
 }

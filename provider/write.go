@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
@@ -23,47 +24,81 @@ type member struct {
 // add appends a member.
 func (o *object) add(key string, value any) { *o = append(*o, member{key, value}) }
 
-// MarshalJSON writes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, m := range o {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, err := marshal(m.key)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
+// AppendJSON writes the members in order.
+func (o object) AppendJSON(b []byte) ([]byte, error) {
+	b, err := o.appendMembers(append(b, '{'), false)
+	if err != nil {
+		return nil, err
 	}
 	return append(b, '}'), nil
 }
 
+// MarshalJSON is AppendJSON, for encoding/json.
+func (o object) MarshalJSON() ([]byte, error) { return o.AppendJSON(nil) }
+
+// appendMembers appends o's members as "key":value pairs. With more, b
+// holds an object's members already (a comma comes first) and the object
+// is closed after them: the extra members of a message or part, what it
+// carried beyond the mapping's fields, written back as read.
+func (o object) appendMembers(b []byte, more bool) ([]byte, error) {
+	for i, m := range o {
+		if i > 0 || more {
+			b = append(b, ',')
+		}
+		b = append(jsonvalue.AppendString(b, m.key), ':')
+		var err error
+		if b, err = jsonvalue.Append(b, m.value); err != nil {
+			return nil, err
+		}
+	}
+	if more {
+		b = append(b, '}')
+	}
+	return b, nil
+}
+
+// list is a JSON array of values that write themselves.
+type list[T jsonvalue.Appender] []T
+
+// AppendJSON writes the array.
+func (l list[T]) AppendJSON(b []byte) ([]byte, error) {
+	b = append(b, '[')
+	for i, x := range l {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = x.AppendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendValue appends v as a body holds it (jsonvalue.Append).
+func appendValue(b []byte, v any) ([]byte, error) { return jsonvalue.Append(b, v) }
+
 // withExtras returns the JSON object plain with the members of extra
 // after its own: what a message or part carried beyond the mapping's
-// fields, written back as read.
+// fields, written back as read (for a MarshalJSON; an AppendJSON calls
+// extra.appendMembers).
 func withExtras(plain []byte, extra object) ([]byte, error) {
 	if len(extra) == 0 {
 		return plain, nil
 	}
-	more, err := extra.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
 	plain = bytes.TrimSuffix(plain, []byte("}"))
-	if len(plain) > 1 {
-		plain = append(plain, ',')
-	}
-	return append(plain, more[1:]...), nil
+	return extra.appendMembers(plain, len(plain) > 1)
 }
 
 // writeBody writes a body as the command prints JSON: indented by two
 // spaces, a final newline.
-func writeBody(w io.Writer, body any) error { return jsonvalue.Write(w, body) }
+func writeBody(w io.Writer, body any) error {
+	b, err := jsonvalue.Append(nil, body)
+	if err != nil {
+		return err
+	}
+	return jsonvalue.Indent(w, b)
+}
 
 // bodyMeta is how a writer puts a document's Meta into a body: each key a
 // member of the body, after the mapping's own, in sorted order. A key is
@@ -80,10 +115,12 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 		case own[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf(
 				"the metadata key %q, which names what %s's body holds in its own place (a request setting of another type, or the conversation)", k, label)))
-		case known[k] || read[k]:
-			out.add(k, exact(doc.Meta[k]))
-		default:
+		case !known[k] && !read[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q (not a member of %s's request body)", k, label)))
+		case homes.Check(doc.Meta[k], 1) != nil:
+			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q: it holds %v", k, homes.Check(doc.Meta[k], 1))))
+		default:
+			out.add(k, doc.Meta[k])
 		}
 	}
 	return out, errs
@@ -91,6 +128,30 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 
 func metaError(format, key, what string) error {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key, What: what}
+}
+
+// ownNow is own, the body members a mapping writes itself, without those
+// read into Meta (read) that body does not hold: a member the Request
+// could not hold exactly (a list of built-in tools) is written back from
+// Meta, unless the mapping wrote the member from the Request.
+func (o object) ownNow(own, read map[string]bool) map[string]bool {
+	now := make(map[string]bool, len(own))
+	for k := range own {
+		if !read[k] || o.has(k) {
+			now[k] = true
+		}
+	}
+	return now
+}
+
+// has reports whether o has a member called key.
+func (o object) has(key string) bool {
+	for _, m := range o {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // requestError refuses Request field f.
@@ -129,18 +190,22 @@ func splitPartKey(k string) (int, string, bool) {
 func (m *mapper) messageExtras(i int, known, own, read map[string]bool) (msg object, parts map[int]object) {
 	meta := m.msgs[i].Metadata
 	for _, k := range jsonvalue.SortedKeys(meta) {
+		if err := homes.Check(meta[k], wrapDepth); err != nil {
+			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q: it holds %v", k, err).Key = k
+			continue
+		}
 		if j, name, ok := splitPartKey(k); ok && read[k] && j < len(m.msgs[i].Content) {
 			if parts == nil {
 				parts = map[int]object{}
 			}
-			parts[j] = append(parts[j], member{name, exact(meta[k])})
+			parts[j] = append(parts[j], member{name, meta[k]})
 			continue
 		}
 		switch {
 		case own[k]:
 			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q, which names a member the mapping writes itself", k).Key = k
 		case known[k] || read[k]:
-			msg.add(k, exact(meta[k]))
+			msg.add(k, meta[k])
 		default:
 			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q (not a member of %s's message)", k, m.label).Key = k
 		}

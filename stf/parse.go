@@ -671,6 +671,7 @@ func (p *parser) finish() error {
 		}
 	}
 	canonicalComments(p.doc)
+	p.takeRequest()
 	if p.layout.metaAfter >= 0 || p.layout.meta != nil || p.layout.extra != nil || p.layout.args != nil {
 		p.doc.Layout = &p.layout
 	}

@@ -209,7 +209,7 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 		return c.runTemplate(in, *inputsFile, whole, *as)
 	}
 	if *inputsFile != "" {
-		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
 	}
 	in, status := c.loadOne(files, *format)
 	if in == nil {
@@ -224,8 +224,14 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 // export prints msgs as provider as expects them, or why it cannot; with
 // --lossy, what the provider cannot take is changed first.
 func (c *cli) export(in *input, as string, msgs []promptfmt.Message) int {
+	return c.send(in, as, (&promptfmt.Document{Messages: msgs}).ForModel())
+}
+
+// send prints doc (what a model receives: Document.ForModel's) as the
+// body provider as takes, or why it cannot; with --lossy, what the
+// provider cannot take is changed first, each change printed.
+func (c *cli) send(in *input, as string, doc *promptfmt.Document) int {
 	f := providerNamed(as)
-	doc := (&promptfmt.Document{Messages: msgs}).ForModel()
 	if c.lossy {
 		fitted, changes, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return f.Write(io.Discard, d, promptfmt.Send()) })
 		if err != nil {
@@ -243,6 +249,86 @@ func (c *cli) export(in *input, as string, msgs []promptfmt.Message) int {
 	return c.printBytes(out.Bytes())
 }
 
+// runRequest is "promptfmt request": a file as a whole request body.
+func (c *cli) runRequest(args []string) int {
+	fs := c.flags("request", "--as PROVIDER [-f FORMAT] [--inputs F] [--model M] [--max-tokens N] [--lossy] [FILE|-]",
+		"promptfmt request --as openai testdata/examples/weather.json\n"+
+			"  promptfmt request --as anthropic --max-tokens 1024 --lossy testdata/examples/weather.json\n\n"+
+			"Prints the whole request body a provider takes for the file: the messages a\n"+
+			"model receives, the model, the settings under the provider's own names\n"+
+			"(max_completion_tokens, max_tokens, generationConfig.maxOutputTokens...),\n"+
+			"the tools, the tool choice and the output schema in the provider's\n"+
+			"structured-output form. --model and --max-tokens set what the file does not\n"+
+			"say (or say otherwise). What the provider cannot take stops it, each thing\n"+
+			"named with its line; --lossy changes it instead and prints each change. A\n"+
+			"template is rendered with --inputs (or its defaults) first. Providers: "+strings.Join(providerNames(), ", ")+".")
+	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
+	as := fs.String("as", "", "the provider whose body to print: "+strings.Join(providerNames(), ", ")+"; required")
+	inputsFile := inputsFlag(fs)
+	model := fs.String("model", "", "the model, in place of the file's")
+	maxTokens := fs.Int64("max-tokens", 0, "the most tokens the answer may have, in place of the file's")
+	lossy := fs.Bool("lossy", false, "change what the provider cannot take, printing each change, instead of failing")
+	files, status, ok := c.parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if *as == "" {
+		return c.fail(&usageError{"request needs --as PROVIDER (" + strings.Join(providerNames(), ", ") + ")"})
+	}
+	if !slices.Contains(providerNames(), *as) {
+		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(providerNames(), ", "))})
+	}
+	if *maxTokens < 0 {
+		return c.fail(&usageError{"--max-tokens takes a positive number"})
+	}
+	file, err := oneFile(files)
+	if err != nil {
+		return c.fail(err)
+	}
+	c.lossy = *lossy
+	var in *input
+	var doc *promptfmt.Document
+	if f, err := lookupFormat(*format, file); err == nil && f.load != nil {
+		if in, status = c.readAs(file, *format); in == nil {
+			return status
+		}
+		t, inputs, status := c.loadTemplate(in, *inputsFile)
+		if t == nil {
+			return status
+		}
+		if doc, err = t.Document(inputs); err != nil {
+			c.report(in, err)
+			return exitInvalid
+		}
+		in.doc = doc
+		c.warn(in, "warning")
+	} else {
+		if *inputsFile != "" {
+			return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
+		}
+		if in, status = c.loadOne(files, *format); in == nil {
+			return status
+		}
+		doc = in.doc
+	}
+	sent := doc.ForModel()
+	if isProvider(in.format.name) {
+		// A body's other members are the request's too: the target writes
+		// those its provider takes and refuses (or, --lossy, drops) the rest.
+		sent.Meta, sent.KeyLines = doc.Meta, doc.KeyLines
+		if in.format.name == *as {
+			sent.Layout = doc.Layout // spellings kept, members it read written back
+		}
+	}
+	if *model != "" {
+		sent.Request.Model = *model
+	}
+	if *maxTokens > 0 {
+		sent.Request.MaxTokens = maxTokens
+	}
+	return c.send(in, *as, sent)
+}
+
 // providerNames are the names --as takes.
 func providerNames() []string {
 	var names []string
@@ -251,6 +337,9 @@ func providerNames() []string {
 	}
 	return names
 }
+
+// isProvider reports whether format is a provider's request body.
+func isProvider(format string) bool { return slices.Contains(providerNames(), format) }
 
 // providerNamed is the provider format called name (one of providerNames).
 func providerNamed(name string) promptfmt.Format {
@@ -279,5 +368,5 @@ func (c *cli) runMessages(args []string) int {
 		"\"Ross\"); --lossy changes it instead and prints each change on stderr.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
 		"in strict mode unless it says strict: false, and split into messages.", false,
-		func(d *promptfmt.Document) any { return d.LLMMessages() })
+		func(d *promptfmt.Document) any { return d.ForModel().Messages })
 }

@@ -53,6 +53,7 @@ func init() {
 	commands = []command{
 		{"parse", "print the whole document as JSON", (*cli).runParse},
 		{"messages", "print the messages a model receives as a JSON array", (*cli).runMessages},
+		{"request", "print a file as a provider's whole request body", (*cli).runRequest},
 		{"convert", "convert a file to another format", (*cli).runConvert},
 		{"check", "validate files; print each problem as FILE:LINE:COL: message", (*cli).runCheck},
 		{"fmt", "rewrite files in canonical form", (*cli).runFmt},

@@ -48,7 +48,7 @@ func TestMessagesExample(t *testing.T) {
 	require.Len(t, msgs, 4)
 	assert.Equal(t, "system", msgs[0]["role"])
 	assert.Equal(t, "Ross", msgs[3]["name"])
-	assert.Equal(t, map[string]any{"ticket": "T-2291"}, msgs[3]["metadata"])
+	assert.Nil(t, msgs[3]["metadata"], "what a model receives: no metadata (parse shows it)")
 	assert.Contains(t, out, `"value": "My card was charged twice`)
 	assert.NotContains(t, out, `\u003c`, "no HTML escaping")
 }
@@ -60,6 +60,7 @@ func TestParseCommand(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	assert.Equal(t, "support-triage", doc["agent"].(map[string]any)["name"], "a .prompty file is a template: its agent")
 	assert.Len(t, doc["messages"], 4)
+	assert.Equal(t, map[string]any{"ticket": "T-2291"}, doc["messages"].([]any)[3].(map[string]any)["metadata"])
 
 	out, _, status = runCmd(t, "", "parse", "../../testdata/examples/review.md")
 	require.Equal(t, 0, status)
@@ -84,7 +85,7 @@ func TestErrorsAndStatus(t *testing.T) {
 		{[]string{"parse", "-f", "prompty"}, "user:\nok \xff", 1, "<stdin>:2:4: invalid UTF-8 (byte 0xff)\n"},
 		{[]string{"messages", writeFile(t, "x.txt", "hi")}, "", 2, "x.txt from its extension: give -f FORMAT"},
 		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
-		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, anthropic, gemini)`},
+		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, openai-responses, anthropic, gemini)`},
 		{[]string{"messages", "chat.pdl"}, "", 1, "no such file"},
 		{[]string{"messages", "-f", "stf"}, ";user\nok\n;bogus", 1, "<stdin>:3:2: unknown command \"bogus\""},
 		{[]string{"convert", "-t", "pdl", example}, "", 1, "pdl: message 2 (line 14): the name"},

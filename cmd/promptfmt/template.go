@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
@@ -44,11 +43,11 @@ func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]a
 	if err != nil {
 		return nil, nil, c.fail(err)
 	}
-	dir := ""
+	file := ""
 	if in.name != "-" {
-		dir = filepath.Dir(in.name)
+		file = in.name
 	}
-	t, err := in.format.load(in.src, dir)
+	t, err := in.format.load(in.src, file)
 	if err != nil {
 		c.report(in, err)
 		return nil, nil, exitInvalid
@@ -82,7 +81,7 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 		out["messages"] = msgs
 		return c.printJSON(out)
 	}
-	return c.printJSON(msgs)
+	return c.printJSON((&promptfmt.Document{Messages: msgs}).ForModel().Messages)
 }
 
 // runPrompty is "promptfmt prompty render".

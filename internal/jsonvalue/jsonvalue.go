@@ -171,6 +171,13 @@ func Write(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	return Indent(w, compact)
+}
+
+// Indent writes compact, which must be compact JSON as Encode and Append
+// write it, to w as Write does: indented by two spaces a level, with a
+// final newline.
+func Indent(w io.Writer, compact []byte) error {
 	bw := bufio.NewWriter(w)
 	depth, inString := 0, false
 	newline := func(depth int) {

@@ -5,6 +5,7 @@ package lines
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 )
 
 // Scanner walks the lines of a source in one linear pass.
@@ -157,6 +158,7 @@ func SkipBOM(src []byte) int {
 // Lines end at LF, CRLF or a lone CR, as editors count them.
 func Position(src []byte, off int) (line, col int) {
 	off = min(max(off, 0), len(src))
+	work.Add(int64(off))
 	line, start := 1, 0
 	for i := 0; i < off; i++ {
 		switch src[i] {
@@ -170,4 +172,70 @@ func Position(src []byte, off int) (line, col int) {
 		}
 	}
 	return line, off - start + 1
+}
+
+// Start returns the offset in src where the 1-based line n starts, as
+// Position counts lines; len(src) when src has fewer lines.
+func Start(src []byte, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	line := 1
+	for i := 0; i < len(src) && line < n; i++ {
+		switch src[i] {
+		case '\n':
+			line++
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line++
+		}
+		if line == n {
+			return i + 1
+		}
+	}
+	return len(src)
+}
+
+// work is the bytes Position and Counters have walked.
+var work atomic.Int64
+
+// Work is the bytes Position and Counters have walked since the program
+// started: a deterministic cost, so that a test can tell a parser that
+// asks Position once per message (quadratic) from one that walks forward.
+func Work() int64 { return work.Load() }
+
+// Counter gives the positions of offsets in src that mostly increase, in
+// one pass over it: Position for a parser that walks forward (asking
+// Position for each of n things is n passes).
+type Counter struct {
+	src              []byte
+	off, line, start int // line starts at start; src[:off] is counted
+}
+
+// NewCounter returns a counter at the start of src.
+func NewCounter(src []byte) *Counter { return &Counter{src: src, line: 1} }
+
+// Position is Position(src, off); an offset before the last one asked
+// counts again from the start.
+func (c *Counter) Position(off int) (line, col int) {
+	off = min(max(off, 0), len(c.src))
+	if off < c.off {
+		c.off, c.line, c.start = 0, 1, 0
+	}
+	work.Add(int64(off - c.off))
+	for i := c.off; i < off; i++ {
+		switch c.src[i] {
+		case '\n':
+			c.line, c.start = c.line+1, i+1
+		case '\r':
+			if i+1 < len(c.src) && c.src[i+1] == '\n' {
+				continue // the LF ends this line
+			}
+			c.line, c.start = c.line+1, i+1
+		}
+	}
+	c.off = off
+	return c.line, off - c.start + 1
 }

@@ -105,3 +105,31 @@ func TestPosition(t *testing.T) {
 		}
 	}
 }
+
+// Start is the inverse of Position at column 1, for every line ending.
+func TestStart(t *testing.T) {
+	src := []byte("a\nbb\r\nc\rd\n\ne")
+	for off := 0; off <= len(src); off++ {
+		line, col := Position(src, off)
+		if col == 1 && Start(src, line) != off {
+			t.Errorf("Start(%d) = %d, want %d", line, Start(src, line), off)
+		}
+	}
+	if Start(src, 99) != len(src) || Start(src, 0) != 0 {
+		t.Error("Start past the lines")
+	}
+}
+
+// A Counter gives what Position gives, for offsets in any order.
+func TestCounter(t *testing.T) {
+	src := []byte("ab\ncd\r\nef\rgh\n\n\r\r\nx")
+	c := NewCounter(src)
+	for _, offs := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 99}, {6, 6, 2, 17, 16, 0, -1}} {
+		for _, off := range offs {
+			wl, wc := Position(src, off)
+			if l, col := c.Position(off); l != wl || col != wc {
+				t.Errorf("Position(%d) = %d:%d, want %d:%d", off, l, col, wl, wc)
+			}
+		}
+	}
+}

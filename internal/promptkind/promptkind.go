@@ -47,7 +47,8 @@ var dotWeak = regexp.MustCompile(`^(model|name|description|version)\s*:`)
 var dotHelper = regexp.MustCompile(`\{\{~?\s*(role\s+["']|history\s*~?\}\}|media\s+url=|section\s+["']|>\s*[\w/.-]+|json\s)`)
 
 // Of reads the start of src (lines.Head): its front matter keys at the
-// top level, and the helpers of its body.
+// top level (after any "#" comment and blank lines, which Dotprompt
+// allows before it), and the helpers of its body.
 func Of(src []byte) Kind {
 	pf, strong, weak, helper := false, false, false, false
 	state := 0 // 0 before the first line, 1 in front matter, 2 in the body
@@ -55,11 +56,17 @@ func Of(src []byte) Kind {
 		trimmed := bytes.TrimRight(line, " \t\r")
 		switch state {
 		case 0:
-			state = 2
 			if bytes.Equal(trimmed, []byte("---")) {
 				state = 1
 				continue
 			}
+			// Dotprompt's runtimes allow lines of "#" comments and
+			// blanks before the front matter (a licence header).
+			if bytes.HasPrefix(line, []byte("#")) || len(trimmed) == 0 {
+				helper = helper || dotHelper.Match(line)
+				continue
+			}
+			state = 2
 		case 1:
 			if bytes.Equal(trimmed, []byte("---")) {
 				state = 2

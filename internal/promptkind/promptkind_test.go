@@ -27,6 +27,8 @@ func TestOf(t *testing.T) {
 		{"---\nprompt-id: P1\n---\n{{role \"user\"}}Hi\n", Both},
 		{"\uFEFF---\nprompt-id: P1\n---\nHi\n", PromptFile},
 		{"---\r\nmodel: x\r\n---\r\nHi\r\n", Dotprompt},
+		{"# Copyright 2026 Ann\n\n---\nmodel: x\n---\nHi\n", Dotprompt}, // a licence header
+		{"# Title\nmodel: x\n", Neither},
 	} {
 		if got := Of([]byte(c.src)); got != c.want {
 			t.Errorf("Of(%q) = %d, want %d", c.src, got, c.want)
