@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"slices"
+
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
 )
@@ -35,9 +37,6 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 	if root.Get("messages") == nil {
 		r.errorf(root, "a Messages body needs messages")
 	}
-	if sys := root.Get("system"); sys != nil {
-		r.anthropicSystem(sys, lay)
-	}
 	req := &r.doc.Request
 	for i := range root.Members {
 		m := &root.Members[i]
@@ -45,6 +44,11 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 		field := ""
 		switch m.Key {
 		case "system":
+			// Read where it is, so that lines are counted in one pass;
+			// the first message wherever it is.
+			if msg, ok := r.anthropicSystem(v, lay); ok {
+				r.doc.Messages = slices.Insert(r.doc.Messages, 0, msg)
+			}
 			continue
 		case "messages":
 			r.anthropicMessages(v, lay)
@@ -95,7 +99,7 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 
 // anthropicSystem reads the system prompt, a string or an array of text
 // blocks, as the first message: one system message whatever its form.
-func (r *reader) anthropicSystem(v *jsontree.Value, lay *layout) {
+func (r *reader) anthropicSystem(v *jsontree.Value, lay *layout) (promptfmt.Message, bool) {
 	msg := promptfmt.Message{Role: "system", Line: r.lineOf(v.Off)}
 	switch v.Kind {
 	case jsontree.String:
@@ -124,9 +128,9 @@ func (r *reader) anthropicSystem(v *jsontree.Value, lay *layout) {
 		}
 	default:
 		r.errorf(v, "system must be a string or an array of text blocks, not %s", v.Kind)
-		return
+		return msg, false
 	}
-	r.doc.Messages = append(r.doc.Messages, msg)
+	return msg, true
 }
 
 // blockType returns a content block's type.

@@ -211,8 +211,8 @@ func TestParseAnthropic(t *testing.T) {
 	}, {
 		name: "wrong JSON types",
 		body: "{\"messages\": {}, \"system\": 1, \"max_tokens\": \"many\", \"temperature\": \"hot\"}",
-		err: "anthropic:1:28: system must be a string or an array of text blocks, not a number\n" +
-			"anthropic:1:14: messages must be an array, not an object\n" +
+		err: "anthropic:1:14: messages must be an array, not an object\n" +
+			"anthropic:1:28: system must be a string or an array of text blocks, not a number\n" +
 			"anthropic:1:45: max_tokens must be a number, not a string\n" +
 			"anthropic:1:68: temperature must be a number, not a string",
 	}})

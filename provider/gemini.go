@@ -32,7 +32,6 @@ func (g *geminiMapper) key(name string) string {
 // geminiTurn is a content being built: its role, parts and other members.
 type geminiTurn struct {
 	role  string
-	index int // the message it was made from, for the layout
 	parts []object
 	extra object
 }
@@ -79,7 +78,7 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 				}
 				system.parts = append(system.parts, g.systemParts(i)...)
 			default:
-				system = &geminiTurn{index: i, parts: g.systemParts(i), extra: extra}
+				system = &geminiTurn{parts: g.systemParts(i), extra: extra}
 			}
 			m.partExtra = nil
 			continue
@@ -101,14 +100,13 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 			continue
 		}
 		started = true
-		t := geminiTurn{role: role, index: i, parts: g.parts(i), extra: extra}
+		t := geminiTurn{role: role, parts: g.parts(i), extra: extra}
 		if n := len(turns); m.send && n > 0 && turns[n-1].role == role {
 			// Decision (consecutive turns): merged when sending.
 			if extra != nil {
 				m.fail(i, promptfmt.ThingMetadata, "members of a message merged into the content before it cannot be expressed")
 			}
 			turns[n-1].parts = append(turns[n-1].parts, t.parts...)
-			turns[n-1].index = -1
 		} else {
 			turns = append(turns, t)
 		}
@@ -116,7 +114,7 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 	}
 	var sys object
 	if system != nil {
-		sys = append(object{{"parts", g.partList(system.index, system.parts)}}, system.extra...)
+		sys = append(object{{"parts", g.partList(-1, system.parts)}}, system.extra...)
 	}
 	// Role-less only as the body read was, all contents the user's: so
 	// that what is written reads back the same way.
@@ -127,16 +125,16 @@ func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
 		if !roleless {
 			c.add("role", t.role)
 		}
-		c.add("parts", g.partList(t.index, t.parts))
+		c.add("parts", g.partList(k, t.parts))
 		contents[k] = append(c, t.extra...)
 	}
 	return sys, contents
 }
 
-// partList is a content's parts: one part as itself where the body read
-// gave message i's so, else an array.
-func (g *geminiMapper) partList(i int, parts []object) any {
-	if len(parts) == 1 && i >= 0 && g.lay.partsObject[i] {
+// partList is content k's parts (-1: the system instruction's): one part
+// as itself where the body read gave that content's so, else an array.
+func (g *geminiMapper) partList(k int, parts []object) any {
+	if len(parts) == 1 && g.lay.partsObject[k] {
 		return parts[0]
 	}
 	if parts == nil {

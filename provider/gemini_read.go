@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -127,7 +128,7 @@ func readGemini(r *reader, root *jsontree.Value) {
 	if !r.is(root, jsontree.Object, "a generateContent body") {
 		return
 	}
-	var contents, system *jsontree.Value
+	found := false // contents
 	seen := map[string]string{}
 	req := &r.doc.Request
 	for i := range root.Members {
@@ -136,11 +137,16 @@ func readGemini(r *reader, root *jsontree.Value) {
 		if r.twice(seen, name, m) {
 			continue
 		}
+		// Each member read where it is, so that lines are counted in one
+		// pass; the system instruction is the first message wherever it is.
 		switch name {
 		case "contents":
-			contents = &m.Value
+			found = true
+			r.geminiContents(&m.Value, lay)
 		case "systemInstruction":
-			system = &m.Value
+			if msg, ok := r.geminiSystem(&m.Value, lay); ok {
+				r.doc.Messages = slices.Insert(r.doc.Messages, 0, msg)
+			}
 		case "model":
 			req.Model, _ = r.str(&m.Value, "model")
 			r.setLine(promptfmt.FieldModel, m.KeyOff)
@@ -160,14 +166,8 @@ func readGemini(r *reader, root *jsontree.Value) {
 			r.keep(m, lay)
 		}
 	}
-	if contents == nil {
+	if !found {
 		r.errorf(root, "a generateContent body needs contents")
-	}
-	if system != nil {
-		r.geminiSystem(system, lay)
-	}
-	if contents != nil {
-		r.geminiContents(contents, lay)
 	}
 	if r.doc.Messages == nil {
 		r.doc.Messages = []promptfmt.Message{}
@@ -386,9 +386,9 @@ func geminiChoice(v *jsontree.Value, lay *layout) (choice *promptfmt.ToolChoice,
 
 // geminiSystem reads the system instruction as the first message: one
 // system message of text parts. Its other members are its metadata.
-func (r *reader) geminiSystem(v *jsontree.Value, lay *layout) {
+func (r *reader) geminiSystem(v *jsontree.Value, lay *layout) (promptfmt.Message, bool) {
 	if !r.is(v, jsontree.Object, "the systemInstruction") {
-		return
+		return promptfmt.Message{}, false
 	}
 	msg := promptfmt.Message{Role: "system", Line: r.lineOf(v.Off)}
 	var parts *jsontree.Value
@@ -402,10 +402,10 @@ func (r *reader) geminiSystem(v *jsontree.Value, lay *layout) {
 	}
 	if parts == nil {
 		r.errorf(v, "a systemInstruction without parts")
-		return
+		return msg, false
 	}
-	r.geminiParts(parts, &msg, lay)
-	r.doc.Messages = append(r.doc.Messages, msg)
+	r.geminiParts(parts, &msg, -1, lay)
+	return msg, true
 }
 
 // geminiContents reads contents: an array of contents, or one.
@@ -417,21 +417,21 @@ func (r *reader) geminiContents(v *jsontree.Value, lay *layout) {
 			r.doc.Messages = make([]promptfmt.Message, 0, len(v.Elems)+1)
 		}
 		for i := range v.Elems {
-			if r.geminiContent(&v.Elems[i], lay) {
+			if r.geminiContent(&v.Elems[i], i, lay) {
 				roles++
 			}
 		}
 		lay.roleless = len(v.Elems) > 0 && roles == 0
 	case jsontree.Object:
 		lay.contentsObject = true
-		lay.roleless = !r.geminiContent(v, lay)
+		lay.roleless = !r.geminiContent(v, 0, lay)
 	default:
 		r.errorf(v, "contents must be an array of contents, not %s", v.Kind)
 	}
 }
 
-// geminiContent reads one content and reports whether it gave a role.
-func (r *reader) geminiContent(v *jsontree.Value, lay *layout) bool {
+// geminiContent reads content k and reports whether it gave a role.
+func (r *reader) geminiContent(v *jsontree.Value, k int, lay *layout) bool {
 	if !r.is(v, jsontree.Object, "a content") {
 		return false
 	}
@@ -467,14 +467,14 @@ func (r *reader) geminiContent(v *jsontree.Value, lay *layout) bool {
 		r.errorf(v, "a content without parts")
 		return roleV != nil
 	}
-	r.geminiParts(parts, &msg, lay)
+	r.geminiParts(parts, &msg, k, lay)
 	r.doc.Messages = append(r.doc.Messages, msg)
 	return roleV != nil
 }
 
-// geminiParts reads a content's parts (an array, or one part) into msg,
-// the message about to be appended.
-func (r *reader) geminiParts(v *jsontree.Value, msg *promptfmt.Message, lay *layout) {
+// geminiParts reads the parts (an array, or one part) of content k (-1:
+// the system instruction) into msg.
+func (r *reader) geminiParts(v *jsontree.Value, msg *promptfmt.Message, k int, lay *layout) {
 	switch v.Kind {
 	case jsontree.Array:
 		msg.Content = make([]promptfmt.ContentPart, 0, len(v.Elems))
@@ -485,7 +485,7 @@ func (r *reader) geminiParts(v *jsontree.Value, msg *promptfmt.Message, lay *lay
 		if lay.partsObject == nil {
 			lay.partsObject = map[int]bool{}
 		}
-		lay.partsObject[len(r.doc.Messages)] = true
+		lay.partsObject[k] = true
 		r.geminiPart(v, msg, lay)
 	default:
 		r.errorf(v, "parts must be an array of parts, not %s", v.Kind)

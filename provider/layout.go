@@ -26,7 +26,8 @@ type layout struct {
 	roleless bool
 	// contentsObject is whether a Gemini body's contents was one object,
 	// the shorthand the REST examples use for a list of one; partsObject,
-	// by message index, whether that message's parts were.
+	// by content index (-1: the system instruction), whether its parts
+	// were.
 	contentsObject bool
 	partsObject    map[int]bool
 	// toolParams names, by tool, the member a Gemini function declaration

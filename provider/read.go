@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -75,18 +76,19 @@ func (r *reader) errorAt(off int, format string, args ...any) {
 	}
 }
 
+var newline = []byte{'\n'}
+
 // lineOf returns the 1-based line of offset off, counting on from the
 // last offset asked for when off is past it.
 func (r *reader) lineOf(off int) int {
 	if off < r.at {
 		r.line, r.at = 1, 0
 	}
-	for i := r.at; i < off; i++ {
-		switch r.src[i] {
-		case '\n':
-			r.line++
-		case '\r':
-			if i+1 >= len(r.src) || r.src[i+1] != '\n' {
+	seg := r.src[r.at:off]
+	r.line += bytes.Count(seg, newline)
+	if bytes.IndexByte(seg, '\r') >= 0 { // a CR alone ends a line too
+		for i, c := range seg {
+			if j := r.at + i + 1; c == '\r' && (j >= len(r.src) || r.src[j] != '\n') {
 				r.line++
 			}
 		}
