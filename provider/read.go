@@ -161,15 +161,6 @@ func (r *reader) strings(v *jsontree.Value, what string) ([]string, bool) {
 	return out, true
 }
 
-// object reads v as a JSON object into the model's values, for a schema
-// or arguments; nil when v is not an object.
-func (r *reader) object(v *jsontree.Value, what string) map[string]any {
-	if !r.is(v, jsontree.Object, what) {
-		return nil
-	}
-	return v.Any().(map[string]any)
-}
-
 // meta keeps a body member the mapping has no field for in Meta, as read.
 func (r *reader) meta(m *jsontree.Member) {
 	if r.doc.Meta == nil {
