@@ -42,7 +42,7 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 	_, err := formats.ByName("nope")
-	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, openai-responses)`)
+	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, openai-responses, anthropic, gemini)`)
 	_, err = formats.Detect("a.txt", nil)
 	require.ErrorContains(t, err, "cannot tell the format of a.txt")
 }

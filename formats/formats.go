@@ -25,7 +25,7 @@ import (
 // All returns every format, in the order the command lists them.
 func All() []promptfmt.Format {
 	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format, dotprompt.Format,
-		provider.OpenAI, provider.OpenAIResponses}
+		provider.OpenAI, provider.OpenAIResponses, provider.Anthropic, provider.Gemini}
 }
 
 // Providers returns the formats of providers' request bodies, which a

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -75,18 +76,19 @@ func (r *reader) errorAt(off int, format string, args ...any) {
 	}
 }
 
+var newline = []byte{'\n'}
+
 // lineOf returns the 1-based line of offset off, counting on from the
 // last offset asked for when off is past it.
 func (r *reader) lineOf(off int) int {
 	if off < r.at {
 		r.line, r.at = 1, 0
 	}
-	for i := r.at; i < off; i++ {
-		switch r.src[i] {
-		case '\n':
-			r.line++
-		case '\r':
-			if i+1 >= len(r.src) || r.src[i+1] != '\n' {
+	seg := r.src[r.at:off]
+	r.line += bytes.Count(seg, newline)
+	if bytes.IndexByte(seg, '\r') >= 0 { // a CR alone ends a line too
+		for i, c := range seg {
+			if j := r.at + i + 1; c == '\r' && (j >= len(r.src) || r.src[j] != '\n') {
 				r.line++
 			}
 		}
@@ -159,15 +161,6 @@ func (r *reader) strings(v *jsontree.Value, what string) ([]string, bool) {
 	return out, true
 }
 
-// object reads v as a JSON object into the model's values, for a schema
-// or arguments; nil when v is not an object.
-func (r *reader) object(v *jsontree.Value, what string) map[string]any {
-	if !r.is(v, jsontree.Object, what) {
-		return nil
-	}
-	return v.Any().(map[string]any)
-}
-
 // meta keeps a body member the mapping has no field for in Meta, as read.
 func (r *reader) meta(m *jsontree.Member) {
 	if r.doc.Meta == nil {
@@ -193,6 +186,13 @@ func (r *reader) compact(v *jsontree.Value) string {
 	if v.Kind != jsontree.Object && v.Kind != jsontree.Array {
 		return string(raw)
 	}
+	return compactJSON(raw)
+}
+
+// compactJSON returns the JSON text raw without the white space between
+// its tokens: what a reader keeps of a call's arguments, so what a writer
+// must be given to write a body that reads back the same.
+func compactJSON(raw []byte) string {
 	out := make([]byte, 0, len(raw))
 	in := false
 	for i := 0; i < len(raw); i++ {
@@ -200,7 +200,7 @@ func (r *reader) compact(v *jsontree.Value) string {
 		switch {
 		case in:
 			out = append(out, c)
-			if c == '\\' {
+			if c == '\\' && i+1 < len(raw) {
 				i++
 				out = append(out, raw[i])
 			} else if c == '"' {

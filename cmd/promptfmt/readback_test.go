@@ -45,7 +45,7 @@ func readsBack(t *testing.T, as string, wantLossy int) {
 			require.Equal(t, exitOK, status, errOut)
 			var want []promptfmt.Message
 			require.NoError(t, json.Unmarshal([]byte(out), &want))
-			want = asSent(want)
+			want = asSent(want, as)
 
 			body, errOut, status := runCmd(t, "", append([]string{"messages", "--as", as, file}, flags...)...)
 			if status != exitOK {
@@ -104,12 +104,18 @@ func isMatrixInput(name string) bool {
 // metadata, a tool's reply that names its call a tool_result), with media
 // in the form the body keeps (decision 1 of the import mapping): base64
 // data and its media type as one data: URI; a URL without the media type,
-// which the server reads from the resource.
-func asSent(msgs []promptfmt.Message) []promptfmt.Message {
-	out := (&promptfmt.Document{Messages: msgs}).ForModel().Messages
-	for i := range out {
-		for j := range out[i].Content {
-			p := &out[i].Content[j]
+// which the server reads from the resource. OpenAI's results are tool
+// messages of their own (Chat's name only the call): a user message's
+// tool_result parts (an Anthropic or Gemini body's) are each one, in
+// their place, the user's other parts a user message on either side.
+func asSent(msgs []promptfmt.Message, as string) []promptfmt.Message {
+	var out []promptfmt.Message
+	for _, m := range (&promptfmt.Document{Messages: msgs}).ForModel().Messages {
+		for j := range m.Content {
+			p := &m.Content[j]
+			if p.Kind == promptfmt.KindToolResult && as == "openai" {
+				p.ToolName = ""
+			}
 			if p.MediaType == "" {
 				continue
 			}
@@ -117,6 +123,25 @@ func asSent(msgs []promptfmt.Message) []promptfmt.Message {
 				p.Value = "data:" + p.MediaType + ";base64," + p.Value
 			}
 			p.MediaType = ""
+		}
+		if m.Role != "user" {
+			out = append(out, m)
+			continue
+		}
+		var run []promptfmt.ContentPart
+		for _, p := range m.Content {
+			if p.Kind != promptfmt.KindToolResult {
+				run = append(run, p)
+				continue
+			}
+			if run != nil {
+				out = append(out, promptfmt.Message{Role: m.Role, Name: m.Name, Content: run})
+				run = nil
+			}
+			out = append(out, promptfmt.Message{Role: "tool", Content: []promptfmt.ContentPart{p}})
+		}
+		if run != nil {
+			out = append(out, promptfmt.Message{Role: m.Role, Name: m.Name, Content: run})
 		}
 	}
 	return out
