@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -139,12 +140,44 @@ func oneFile(files []string) (string, error) {
 }
 
 // printJSON prints v indented, in memory linear in its size however
-// deeply it nests (jsonvalue.Write).
+// deeply it nests (jsonvalue.Write). A document's messages, and a list of
+// messages, are encoded one message at a time (jsonvalue.WriteList): the
+// output is never held whole, and a large file costs its document only.
 func (c *cli) printJSON(v any) int {
+	switch v := v.(type) {
+	case *promptfmt.Document:
+		shell := *v
+		shell.Messages = nil // encoded as [], where the messages go
+		return c.printList(shell, "messages", slices.Values(v.Messages))
+	case []promptfmt.Message:
+		return c.printList(nil, "", slices.Values(v))
+	case iter.Seq[promptfmt.Message]:
+		return c.printList(nil, "", v)
+	}
 	if err := jsonvalue.Write(c.stdout, v); err != nil {
 		return c.fail(err)
 	}
 	return exitOK
+}
+
+// printList prints shell with msgs as the value of its key (msgs alone
+// when key is ""), one message encoded at a time.
+func (c *cli) printList(shell any, key string, msgs iter.Seq[promptfmt.Message]) int {
+	if err := jsonvalue.WriteList(c.stdout, shell, key, msgs); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+// llmMessages is Document.LLMMessages without the copy of the list.
+func llmMessages(d *promptfmt.Document) iter.Seq[promptfmt.Message] {
+	return func(yield func(promptfmt.Message) bool) {
+		for _, m := range d.Messages {
+			if !m.Disabled && !m.Hidden() && !yield(m) {
+				return
+			}
+		}
+	}
 }
 
 // loadOne loads the one file the arguments name (standard input when none)
@@ -252,5 +285,5 @@ func (c *cli) runMessages(args []string) int {
 		"\"Ross\"); --lossy changes it instead and prints each change on stderr.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
 		"in strict mode unless it says strict: false, and split into messages.", false,
-		func(d *promptfmt.Document) any { return d.LLMMessages() })
+		func(d *promptfmt.Document) any { return llmMessages(d) })
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
@@ -79,8 +80,8 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 	}
 	if whole {
 		out := t.Describe()
-		out["messages"] = msgs
-		return c.printJSON(out)
+		out["messages"] = []promptfmt.Message{} // where printList puts msgs
+		return c.printList(out, "messages", slices.Values(msgs))
 	}
 	return c.printJSON(msgs)
 }
