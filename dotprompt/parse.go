@@ -109,8 +109,9 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 	s := string(src[:end])
 	var msgs []promptfmt.Message
 	cur := promptfmt.Message{Role: "user"}
-	has := false // cur holds text that is not white space, or media
-	cur.Line, _ = lines.Position(src, body)
+	has := false                 // cur holds text that is not white space, or media
+	pos := lines.NewCounter(src) // offsets come in order: positions cost linear time
+	cur.Line, _ = pos.Position(body)
 	text := body // start of the text not yet placed
 	flush := func(to int) {
 		piece := s[text:to]
@@ -118,7 +119,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 			return // the runtimes drop white space between markers
 		}
 		if cur.TextLine == 0 {
-			cur.TextLine, _ = lines.Position(src, text)
+			cur.TextLine, _ = pos.Position(text)
 		}
 		cur.Content = append(cur.Content, promptfmt.Text(piece))
 		has = true
@@ -159,7 +160,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 			}
 			flush(t.start)
 			text = t.end
-			line, _ := lines.Position(src, t.start)
+			line, _ := pos.Position(t.start)
 			if has {
 				msgs = append(msgs, cur)
 				cur, has = promptfmt.Message{}, false

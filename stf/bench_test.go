@@ -34,3 +34,7 @@ func BenchmarkParseNestedComments(b *testing.B) {
 func BenchmarkParseLongLine(b *testing.B) {
 	thisFormat.BenchParse(b, []byte(";user\n"+strings.Repeat("a;b ", 10<<20/4)))
 }
+
+// BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of
+// one-line messages (Short) and of 4 KB messages (Long).
+func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }

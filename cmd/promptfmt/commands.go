@@ -71,9 +71,13 @@ func (in *input) display() string {
 
 // readAs reads one file of the named format (from its extension when
 // formatName is ""), without parsing it.
-func (c *cli) readAs(name, formatName string) (*input, int) {
+func (c *cli) readAs(name, formatName string) (*input, int) { return c.readSrc(name, formatName, nil) }
+
+// readSrc is readAs of a file whose content src may already be read (nil
+// when it is not).
+func (c *cli) readSrc(name, formatName string, src []byte) (*input, int) {
 	in := &input{name: name}
-	f, err := lookupFormat(formatName, name)
+	f, src, err := lookupFormatSrc(formatName, name, src)
 	if err != nil {
 		return nil, c.fail(err)
 	}
@@ -81,16 +85,21 @@ func (c *cli) readAs(name, formatName string) (*input, int) {
 	if f.parse == nil {
 		return nil, c.fail(f.notBuilt())
 	}
-	if in.src, err = c.read(name); err != nil {
-		return nil, c.fail(err)
+	if in.src = src; in.src == nil {
+		if in.src, err = c.read(name); err != nil {
+			return nil, c.fail(err)
+		}
 	}
 	return in, exitOK
 }
 
 // load reads and parses one file. Parse errors are printed; the status
 // says how the command should end.
-func (c *cli) load(name, formatName string) (*input, int) {
-	in, status := c.readAs(name, formatName)
+func (c *cli) load(name, formatName string) (*input, int) { return c.loadSrc(name, formatName, nil) }
+
+// loadSrc is load of a file whose content src may already be read.
+func (c *cli) loadSrc(name, formatName string, src []byte) (*input, int) {
+	in, status := c.readSrc(name, formatName, src)
 	if in == nil {
 		return nil, status
 	}
@@ -113,10 +122,15 @@ func (c *cli) load(name, formatName string) (*input, int) {
 
 // read reads the named file, or standard input for "-".
 func (c *cli) read(name string) ([]byte, error) {
+	var src []byte
+	var err error
 	if name == "-" {
-		return io.ReadAll(c.stdin)
+		src, err = io.ReadAll(c.stdin)
+	} else {
+		src, err = os.ReadFile(name)
 	}
-	return os.ReadFile(name)
+	noteInput(len(src))
+	return src, err
 }
 
 // fail prints a non-input error and returns its exit status.
