@@ -62,6 +62,11 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
 	var b bytes.Buffer
+	// proven stays true while every body reads back: by construction,
+	// or checked alone with a message after it (see the package
+	// documentation's Decision on what Write checks). Then the whole
+	// file does, and readsBack need not parse it again.
+	proven := true
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		configs, ok := check(i, m, fail)
@@ -72,7 +77,12 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		// would vanish.
 		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
 		body, configsOK, openEnd, escaped := messageBody(m.Text(), configs, 0)
-		if !configsOK || escaped || openEnd && !bodyReadsBack(m, head, body) {
+		// The plain layout is proven when it needs no verdict (no block
+		// runs to its end) or bodyReadsBack has given it, with a message
+		// after it.
+		plain := configsOK && !escaped && (!openEnd || bodyReadsBack(m, head, body))
+		proven = proven && plain
+		if !plain {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
 			// a message after it and escapes no block opener (indented,
@@ -123,8 +133,10 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := readsBack(doc, b.Bytes()); err != nil {
-		return nil, err
+	if !proven {
+		if err := readsBack(doc, b.Bytes()); err != nil {
+			return nil, err
+		}
 	}
 	return b.Bytes(), nil
 }
@@ -266,9 +278,10 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		}
 		return b.String()
 	}
-	if !strings.ContainsAny(t, "`~<") && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
+	if !strings.ContainsAny(t, "`~<") && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
-		// or to swallow what follows, and no line to escape.
+		// or to swallow what follows, and no line to escape; with no
+		// more block markers than blocks may nest, none nests too deep.
 		return render(), true, false, false
 	}
 	// escapingStructure reads the body as it reads once escaped, so one
@@ -404,4 +417,22 @@ func checkParts(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) 
 		}
 	}
 	return texts
+}
+
+// markers counts what can open a block quote or a list item in t: '>',
+// '-', '*', '+', and '.' or ')' after a digit. Blocks cannot nest deeper
+// than t has markers.
+func markers(t string) int {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '>', '-', '*', '+':
+			n++
+		case '.', ')':
+			if i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+				n++
+			}
+		}
+	}
+	return n
 }
