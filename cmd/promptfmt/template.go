@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"slices"
 
@@ -79,9 +80,23 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 		return c.export(in, as, msgs)
 	}
 	if whole {
+		// The messages, and those of a document Describe holds, are
+		// encoded one at a time where the shell holds an empty list.
 		out := t.Describe()
-		out["messages"] = []promptfmt.Message{} // where printList puts msgs
-		return c.printList(out, "messages", slices.Values(msgs))
+		out["messages"] = []promptfmt.Message{}
+		keys, lists := []string{"messages"}, []iter.Seq[promptfmt.Message]{slices.Values(msgs)}
+		for k, v := range out {
+			if d, ok := v.(*promptfmt.Document); ok && d != nil {
+				shell := *d
+				shell.Messages = nil // encoded as []
+				out[k] = shell
+				keys, lists = append(keys, k+".messages"), append(lists, slices.Values(d.Messages))
+			}
+		}
+		if err := jsonvalue.WriteLists(c.stdout, out, keys, lists); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
 	}
 	return c.printJSON(msgs)
 }

@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/promptfmt/promptfmt/internal/values"
 )
@@ -184,20 +185,63 @@ func Write(w io.Writer, v any) error {
 // held a second time as JSON). shell must encode as an object whose key
 // holds an empty array.
 func WriteList[T any](w io.Writer, shell any, key string, list iter.Seq[T]) error {
-	before, after := []byte("["), []byte("]")
-	if key != "" {
-		compact, err := Encode(shell)
-		if err != nil {
+	if key == "" {
+		x := NewIndenter(w)
+		x.Write([]byte("["))
+		if err := encodeEach(x, list); err != nil {
 			return err
 		}
-		at := topLevelKey(compact, key)
-		if at < 0 || !bytes.HasPrefix(compact[at:], []byte("[]")) {
-			return fmt.Errorf("jsonvalue.WriteList: no empty array under the key %q", key)
-		}
-		before, after = compact[:at+1], compact[at+1:]
+		x.Write([]byte("]"))
+		return x.Close()
 	}
+	return WriteLists(w, shell, []string{key}, []iter.Seq[T]{list})
+}
+
+// WriteLists is WriteList for several lists: lists[i] goes where shell
+// holds an empty array under keys[i], a path of keys separated by dots
+// ("document.messages": the key messages of the object under the
+// top-level key document).
+func WriteLists[T any](w io.Writer, shell any, keys []string, lists []iter.Seq[T]) error {
+	compact, err := Encode(shell)
+	if err != nil {
+		return err
+	}
+	type splice struct {
+		at   int
+		list iter.Seq[T]
+	}
+	splices := make([]splice, len(keys))
+	for i, key := range keys {
+		at := 0
+		for k := range strings.SplitSeq(key, ".") {
+			off := topLevelKey(compact[at:], k)
+			if off < 0 {
+				at = -1
+				break
+			}
+			at += off
+		}
+		if at < 0 || !bytes.HasPrefix(compact[at:], []byte("[]")) {
+			return fmt.Errorf("jsonvalue.WriteLists: no empty array under the key %q", key)
+		}
+		splices[i] = splice{at + 1, lists[i]}
+	}
+	slices.SortFunc(splices, func(a, b splice) int { return a.at - b.at })
 	x := NewIndenter(w)
-	x.Write(before)
+	last := 0
+	for _, s := range splices {
+		x.Write(compact[last:s.at])
+		if err := encodeEach(x, s.list); err != nil {
+			return err
+		}
+		last = s.at
+	}
+	x.Write(compact[last:])
+	return x.Close()
+}
+
+// encodeEach writes list's elements to x, separated by commas.
+func encodeEach[T any](x *Indenter, list iter.Seq[T]) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -213,13 +257,12 @@ func WriteList[T any](w io.Writer, shell any, key string, list iter.Seq[T]) erro
 		}
 		x.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
-	x.Write(after)
-	return x.Close()
+	return nil
 }
 
 // topLevelKey returns the offset of the value of key in the compact JSON
-// object text, or -1 when the object has no such key: a key of a nested
-// object, or text inside a string, does not count.
+// object text that compact starts with, or -1 when the object has no such
+// key: a key of a nested object, or text inside a string, does not count.
 func topLevelKey(compact []byte, key string) int {
 	quoted, err := Encode(key)
 	if err != nil {
@@ -241,7 +284,9 @@ func topLevelKey(compact []byte, key string) int {
 		case '{', '[':
 			depth++
 		case '}', ']':
-			depth--
+			if depth--; depth == 0 {
+				return -1 // the end of the object
+			}
 		}
 	}
 	return -1

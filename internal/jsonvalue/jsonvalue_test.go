@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -166,6 +167,27 @@ func TestWriteList(t *testing.T) {
 	}
 	if got.String() != want.String() {
 		t.Errorf("WriteList = %s\nwant %s", got.String(), want.String())
+	}
+	// Two lists, one in a nested object, the other at the top level
+	// after it: each goes where its path says, not under a later key of
+	// the same name.
+	shell2 := map[string]any{"d": map[string]any{"m": []any{}, "n": 1}, "e": map[string]any{"m": "x"}, "m": []any{}}
+	got.Reset()
+	want.Reset()
+	if err := WriteLists(&got, shell2, []string{"m", "d.m"}, []iter.Seq[string]{slices.Values(list), slices.Values(list[:1])}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&want, map[string]any{"d": map[string]any{"m": list[:1], "n": 1}, "e": map[string]any{"m": "x"}, "m": list}); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("WriteLists = %s\nwant %s", got.String(), want.String())
+	}
+	if err := WriteLists(io.Discard, shell2, []string{"e.m"}, []iter.Seq[string]{slices.Values(list)}); err == nil {
+		t.Error("WriteLists took a string for an empty array")
+	}
+	if err := WriteLists(io.Discard, map[string]any{"d": map[string]any{}, "e": map[string]any{"m": []any{}}}, []string{"d.m"}, []iter.Seq[string]{slices.Values(list)}); err == nil {
+		t.Error("WriteLists found d.m in a later object")
 	}
 	for _, bad := range []any{map[string]any{"y": []any{}}, map[string]any{"z": []any{1}}, map[string]any{"a": map[string]any{"z": []any{}}}} {
 		if err := WriteList(io.Discard, bad, "z", slices.Values(list)); err == nil {
