@@ -8,8 +8,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
@@ -81,7 +83,7 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		// runs to its end) or bodyReadsBack has given it, with a message
 		// after it.
 		plain := configsOK && !escaped && (!openEnd || bodyReadsBack(m, head, body))
-		proven = proven && plain
+		proven = proven && plain && ordinary(m.Text()) && configsReadBack(configs)
 		if !plain {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
@@ -435,4 +437,52 @@ func markers(t string) int {
 		}
 	}
 	return n
+}
+
+// ordinary reports whether Parse reads t as it is, once its blocks are
+// settled: valid UTF-8 without a byte order mark, line breaks other than
+// LF (CR, Python's others) or other control characters, which Parse
+// reads otherwise or refuses. Write parses a file whose text is not
+// ordinary again whole.
+func ordinary(t string) bool {
+	ascii := true
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		} else if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if ascii {
+		return true
+	}
+	for _, r := range []string{"\u0085", "\u2028", "\u2029", "\uFEFF"} {
+		if strings.Contains(t, r) {
+			return false
+		}
+	}
+	return utf8.ValidString(t)
+}
+
+// configsReadBack reports whether each configuration line, read back from
+// its source line as Parse reads it, is the line the message holds: a
+// line built by a program may say one thing in its source and another in
+// its fields.
+func configsReadBack(configs []ConfigLine) bool {
+	for _, c := range configs {
+		if !ordinary(c.Source) || strings.Contains(c.Source, "\n") {
+			return false
+		}
+		quoted, disabled, command, ok := matchConfig(c.Source)
+		if !ok {
+			return false
+		}
+		r := ConfigLine{Source: c.Source, Enabled: !disabled, Quoted: quoted, Offset: c.Offset}
+		r.splitCommand(trimSpace(command))
+		c.Line = 0
+		if !jsonvalue.Equal(r.toMap(), c.toMap()) {
+			return false
+		}
+	}
+	return true
 }
