@@ -29,6 +29,7 @@
 package promptfmt
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -310,16 +311,31 @@ func marshal(v any) ([]byte, error) { return jsonvalue.Encode(v) }
 // writer takes the result as a request body (provider's formats), with no
 // metadata to refuse.
 func (d *Document) ForModel() *Document {
-	out := &Document{Request: d.Request.Clone(), Messages: d.LLMMessages()}
-	for i := range out.Messages {
-		m := out.Messages[i].Clone()
-		if r, ok := toolReply(m); ok {
-			m.Content = []ContentPart{r}
-		}
-		m.Metadata, m.KeyLines = nil, nil
-		out.Messages[i] = m
+	out := &Document{Request: d.Request.Clone(), Messages: make([]Message, 0, len(d.Messages))}
+	for m := range d.Sent() {
+		out.Messages = append(out.Messages, m.Clone())
 	}
 	return out
+}
+
+// Sent yields the messages ForModel holds, one at a time, without
+// building the list (for a writer that streams them): each shares its
+// content with d's message, so it is read, not changed.
+func (d *Document) Sent() iter.Seq[Message] {
+	return func(yield func(Message) bool) {
+		for _, m := range d.Messages {
+			if m.Disabled || m.Hidden() {
+				continue
+			}
+			if r, ok := toolReply(m); ok {
+				m.Content = []ContentPart{r}
+			}
+			m.Metadata, m.KeyLines = nil, nil
+			if !yield(m) {
+				return
+			}
+		}
+	}
 }
 
 // toolReply returns the tool_result a tool message of text holds when its

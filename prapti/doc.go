@@ -207,6 +207,16 @@
 // after the first line ("Look:\n```"; Parse returns one only at the end
 // of a file) is escaped, so that it swallows nothing.
 //
+// Decision (what Write checks): a message's body is read back through
+// goldmark's blocks as it is escaped (escapingStructure); one that ends
+// inside a code or HTML block is parsed again alone, between two
+// headings. A file whose messages all pass those checks is not parsed
+// again as a whole: between top-level headings, which end every block
+// that does not swallow them, the file reads as its messages read alone.
+// Only a file with a message written another way (configuration lines in
+// code, escaped openers) is parsed again whole (readsBack). FuzzParse
+// holds the guarantee: whatever parses writes, and reads back the same.
+//
 // Append adds replies in upstream's layout. Decision: unlike upstream, it
 // escapes their lines as Write does, so that an answer holding
 // "### @system:" or "% model = ..." cannot write the file's structure, and

@@ -136,3 +136,38 @@ func FuzzSplitCommand(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWrite: whatever document Write accepts reads back the same, though
+// it is not parsed again whole when every message passes Write's own
+// checks: texts of any bytes (CR, other line breaks, invalid UTF-8),
+// configuration lines whose source says something other than their
+// fields, in any message.
+func FuzzWrite(f *testing.F) {
+	f.Add("line\r\nbreak", "% a = 1", "a", int64(2), 0, true)
+	f.Add("plain text", "% model = \"x\"", "model", int64(0), 0, false)
+	f.Add("x\u2028y", "%a=1", "a", int64(1), 0, true)
+	f.Add("\uFEFFhead", "% a = 1\r", "a", int64(1), 0, true)
+	f.Add("```\ncode", "% b", "b", int64(0), 5, true)
+	f.Fuzz(func(t *testing.T, text, source, name string, value int64, offset int, head bool) {
+		c := map[string]any{"source": source, "enabled": true, "kind": KindAssignment, "name": name, "value": value, "offset": int64(offset)}
+		role := "user"
+		if head {
+			role = HeadRole
+		}
+		doc := &promptfmt.Document{Messages: []promptfmt.Message{
+			{Role: role, Content: []promptfmt.ContentPart{promptfmt.Text(text)}, Metadata: map[string]any{MetaConfig: []any{c}}},
+			promptfmt.NewMessage("assistant", text),
+		}}
+		var out strings.Builder
+		if err := Write(&out, doc); err != nil {
+			return // refused: nothing written
+		}
+		back, err := Parse([]byte(out.String()))
+		if err != nil {
+			t.Fatalf("Write wrote what does not parse: %v\n%q", err, out.String())
+		}
+		if !promptfmt.EqualMessages(withoutLines(doc.Messages), withoutLines(back.Messages)) {
+			t.Fatalf("Write wrote what reads back otherwise:\n%q", out.String())
+		}
+	})
+}

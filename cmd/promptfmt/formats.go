@@ -299,53 +299,73 @@ func inTree(name, format string) bool {
 
 // lookupFormat finds the format named by -f, or else by file's extension.
 func lookupFormat(name, file string) (*formatInfo, error) {
-	if name == "" {
-		ext := strings.ToLower(filepath.Ext(file))
-		var owners []int
-		for i := range formats {
-			if slices.Contains(formats[i].exts, ext) {
-				owners = append(owners, i)
-			}
+	f, _, err := lookupFormatSrc(name, file, nil)
+	return f, err
+}
+
+// extensionOwners returns the indexes of the formats that read file's
+// extension.
+func extensionOwners(file string) []int {
+	ext := strings.ToLower(filepath.Ext(file))
+	var owners []int
+	for i := range formats {
+		if slices.Contains(formats[i].exts, ext) {
+			owners = append(owners, i)
 		}
+	}
+	return owners
+}
+
+// lookupFormatSrc is lookupFormat for a file whose content may be known:
+// when several formats read its extension, the content tells (src, or
+// the file read, which it returns so that it is not read twice).
+func lookupFormatSrc(name, file string, src []byte) (*formatInfo, []byte, error) {
+	if name == "" {
+		owners := extensionOwners(file)
 		switch {
 		case len(owners) == 1:
-			return &formats[owners[0]], nil
+			return &formats[owners[0]], src, nil
 		case len(owners) > 1:
-			return byContent(file)
+			return byContent(file, src)
 		}
 		if file == "-" {
-			return nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
+			return nil, nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
 		}
 		// A file that is not there, or is a directory, is the mistake to
 		// name: no format would read it.
 		if fi, err := os.Stat(file); err != nil {
-			return nil, err
+			return nil, nil, err
 		} else if fi.IsDir() {
-			return nil, &usageError{fmt.Sprintf("%s is a directory: give a file", file)}
+			return nil, nil, &usageError{fmt.Sprintf("%s is a directory: give a file", file)}
 		}
-		return nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
+		return nil, nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
 	}
 	for i := range formats {
 		if formats[i].name == name {
-			return &formats[i], nil
+			return &formats[i], src, nil
 		}
 	}
-	return nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
+	return nil, nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
 }
 
 // byContent finds the format of a file whose extension several formats
 // read (.prompt: promptfile or Dotprompt) by its content, through the
 // registry's Detect; when the content points both ways it asks for -f.
-func byContent(file string) (*formatInfo, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
+// It reads the file unless src holds it, and returns what it read.
+func byContent(file string, src []byte) (*formatInfo, []byte, error) {
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(file); err != nil {
+			return nil, nil, err
+		}
+		noteInput(len(src))
 	}
 	f, err := registry.Detect(file, src)
 	if err != nil {
-		return nil, &usageError{err.Error() + ": give -f FORMAT"}
+		return nil, src, &usageError{err.Error() + ": give -f FORMAT"}
 	}
-	return lookupFormat(f.Name(), "")
+	info, _, err := lookupFormatSrc(f.Name(), "", nil)
+	return info, src, err
 }
 
 func (f *formatInfo) notBuilt() error {

@@ -206,34 +206,45 @@ var work atomic.Int64
 // asks Position once per message (quadratic) from one that walks forward.
 func Work() int64 { return work.Load() }
 
-// Counter gives the positions of offsets in src that mostly increase, in
-// one pass over it: Position for a parser that walks forward (asking
-// Position for each of n things is n passes).
+// Counter is Position for offsets asked for in increasing order: each call
+// counts only the bytes after the last one's offset, so that positioning
+// every message of a file is linear in its size, not quadratic. An offset
+// before the last one's counts again from the start.
 type Counter struct {
 	src              []byte
-	off, line, start int // line starts at start; src[:off] is counted
+	off, line, start int  // src[:off] is counted: line is off's, starting at start
+	cr               bool // src holds a CR: count byte by byte
 }
 
-// NewCounter returns a counter at the start of src.
-func NewCounter(src []byte) *Counter { return &Counter{src: src, line: 1} }
+// NewCounter returns a Counter of positions in src.
+func NewCounter(src []byte) *Counter {
+	return &Counter{src: src, line: 1, cr: bytes.IndexByte(src, '\r') >= 0}
+}
 
-// Position is Position(src, off); an offset before the last one asked
-// counts again from the start.
+// Position returns what Position(src, off) returns.
 func (c *Counter) Position(off int) (line, col int) {
 	off = min(max(off, 0), len(c.src))
 	if off < c.off {
 		c.off, c.line, c.start = 0, 1, 0
 	}
 	work.Add(int64(off - c.off))
-	for i := c.off; i < off; i++ {
-		switch c.src[i] {
-		case '\n':
-			c.line, c.start = c.line+1, i+1
-		case '\r':
-			if i+1 < len(c.src) && c.src[i+1] == '\n' {
-				continue // the LF ends this line
+	if !c.cr {
+		seg := c.src[c.off:off]
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			c.line += n
+			c.start = c.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+	} else {
+		for i := c.off; i < off; i++ {
+			switch c.src[i] {
+			case '\n':
+				c.line, c.start = c.line+1, i+1
+			case '\r':
+				if i+1 < len(c.src) && c.src[i+1] == '\n' {
+					continue // the LF ends this line
+				}
+				c.line, c.start = c.line+1, i+1
 			}
-			c.line, c.start = c.line+1, i+1
 		}
 	}
 	c.off = off

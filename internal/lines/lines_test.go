@@ -120,15 +120,16 @@ func TestStart(t *testing.T) {
 	}
 }
 
-// A Counter gives what Position gives, for offsets in any order.
+// Counter gives what Position gives, offsets in any order.
 func TestCounter(t *testing.T) {
-	src := []byte("ab\ncd\r\nef\rgh\n\n\r\r\nx")
-	c := NewCounter(src)
-	for _, offs := range [][]int{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 99}, {6, 6, 2, 17, 16, 0, -1}} {
+	for _, src := range []string{"ab\ncd\r\nef\rgh", "a\n\nb\nc", "\r\n\r\r\n", "", "no line break"} {
+		c := NewCounter([]byte(src))
+		offs := []int{0, 1, 2, 3, 5, 6, 7, 7, 10, 12, 99, 4, 6, -1, 8}
 		for _, off := range offs {
-			wl, wc := Position(src, off)
-			if l, col := c.Position(off); l != wl || col != wc {
-				t.Errorf("Position(%d) = %d:%d, want %d:%d", off, l, col, wl, wc)
+			l1, c1 := Position([]byte(src), off)
+			l2, c2 := c.Position(off)
+			if l1 != l2 || c1 != c2 {
+				t.Errorf("%q at %d: Counter %d:%d, Position %d:%d", src, off, l2, c2, l1, c1)
 			}
 		}
 	}

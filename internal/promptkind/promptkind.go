@@ -77,12 +77,16 @@ func Of(src []byte) Kind {
 					pf = true
 				}
 			}
-			pf = pf || seedID.Match(trimmed)
-			strong = strong || dotStrong.Match(line)
-			weak = weak || dotWeak.Match(line)
+			// Each pattern runs only on lines that have what it needs (a
+			// byte test is far cheaper than a match): checking a tree of
+			// prompt files runs this on every line of their front matter.
+			pf = pf || bytes.HasPrefix(trimmed, []byte("id:")) && seedID.Match(trimmed)
+			colon := bytes.IndexByte(line, ':') >= 0
+			strong = strong || colon && (strongStart(line) || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
+			weak = weak || colon && dotWeak.Match(line)
 			continue
 		}
-		helper = helper || dotHelper.Match(line)
+		helper = helper || bytes.Contains(line, []byte("{{")) && dotHelper.Match(line)
 	}
 	switch {
 	case pf && (strong || helper):
@@ -93,4 +97,10 @@ func Of(src []byte) Kind {
 		return Dotprompt
 	}
 	return Neither
+}
+
+// strongStart reports whether line starts with the first letter of one of
+// dotStrong's keys.
+func strongStart(line []byte) bool {
+	return len(line) > 0 && bytes.IndexByte([]byte("ciotvmer"), line[0]) >= 0
 }
