@@ -19,29 +19,46 @@ import (
 type layout struct {
 	strs []string        // strings share the file's bytes: no copy
 	set  map[string]bool // made from strs on first use
+	// src is the file (body the offset of its messages) whose messages
+	// strs is made from on first use, when it is not made by Parse: most
+	// documents are written without a string of template syntax, and
+	// never ask.
+	src  string
+	body int
 	// kept is what takeRequest read from the front matter, so that an
 	// unchanged setting is written as written and MetaNode still holds.
 	kept *homes.Kept
 }
 
 // newLayout keeps the strings of msgs (not msgs, whose parts a caller may
-// change in place).
-func newLayout(msgs []promptfmt.Message) *layout {
-	l := &layout{strs: make([]string, 0, 2*len(msgs))}
+// change in place), the messages of src[body:]: now when now is set (the
+// messages hold more than the file: its threads, which their caller may
+// change), else the first time they are asked for, by reading the file
+// again (parsing the same text makes the same strings).
+func newLayout(msgs []promptfmt.Message, src string, body int, now bool) *layout {
+	if !now {
+		return &layout{src: src, body: body}
+	}
+	return &layout{strs: sourceStrings(msgs)}
+}
+
+// sourceStrings returns the strings of msgs.
+func sourceStrings(msgs []promptfmt.Message) []string {
+	strs := make([]string, 0, 2*len(msgs))
 	for _, m := range msgs {
 		if m.Name != "" {
-			l.strs = append(l.strs, m.Name)
+			strs = append(strs, m.Name)
 		}
 		for _, p := range m.Content {
-			l.strs = append(l.strs, p.Value)
+			strs = append(strs, p.Value)
 		}
 		for _, v := range m.Metadata {
 			if s, ok := v.(string); ok {
-				l.strs = append(l.strs, s)
+				strs = append(strs, s)
 			}
 		}
 	}
-	return l
+	return strs
 }
 
 // isSource reports whether s is one of the strings the file was read
@@ -51,6 +68,12 @@ func (l *layout) isSource(s string) bool {
 		return false
 	}
 	if l.set == nil {
+		if l.strs == nil && l.src != "" {
+			var doc promptfmt.Document
+			// It parsed before, with this configuration: it parses again.
+			_ = parseBodyText(&doc, []byte(l.src), l.src, l.body, &config{})
+			l.strs = sourceStrings(doc.Messages)
+		}
 		l.set = make(map[string]bool, len(l.strs))
 		for _, s := range l.strs {
 			l.set[s] = true

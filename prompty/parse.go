@@ -42,7 +42,8 @@ func parse(src []byte, cfg *config) (doc *promptfmt.Document, err error) {
 		}
 		doc.MetaNode, doc.Meta, body = fm.node, fm.meta, fm.body
 	}
-	if err := parseBody(doc, src, body, cfg); err != nil {
+	text := string(src)
+	if err := parseBodyText(doc, src, text, body, cfg); err != nil {
 		return nil, err
 	}
 	if cfg.strict {
@@ -56,7 +57,7 @@ func parse(src []byte, cfg *config) (doc *promptfmt.Document, err error) {
 	if !cfg.rendered {
 		// The file's strings are template source: Write keeps them as
 		// written (see layout); so are its settings.
-		l := newLayout(doc.Messages)
+		l := newLayout(doc.Messages, text, body, cfg.slots != nil)
 		l.kept = takeRequest(doc, src, fm)
 		doc.Layout = l
 	}
@@ -74,13 +75,18 @@ type open struct {
 
 // parseBody reads the messages of src[body:]. Their texts are substrings of
 // one copy of the source (unless they hold a CR), so a message costs no
-// copy of its own. Only lines ending in ':' can be boundaries, and only
-// those are looked at.
+// copy of its own; messages are written where they lie in the list and
+// their parts cut from shared arrays (internal/slab). Only lines ending in
+// ':' can be boundaries, and only those are looked at.
 func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error {
-	text := string(src)
-	est := estimateMessages(src[body:])
-	doc.Messages = make([]promptfmt.Message, 0, est)
-	parts := slab.New(min(est, 1024))
+	return parseBodyText(doc, src, string(src), body, cfg)
+}
+
+// parseBodyText is parseBody with text, the one copy of src that texts
+// are cut from.
+func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, cfg *config) error {
+	doc.Messages = make([]promptfmt.Message, 0, slab.First(len(src)-body))
+	parts := slab.New(slab.First(len(src) - body))
 	first, _ := lines.Position(src, body)
 	var cur open
 	var err error
@@ -96,13 +102,11 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 			return true
 		}
 		if inMessage {
-			var msg promptfmt.Message
-			if msg, err = finish(src, text, &cur, s, cfg, &parts); err != nil {
+			if err = finish(slab.Next(&doc.Messages, s, len(src)), src, text, &cur, s, cfg, &parts); err != nil {
 				return false
 			}
-			doc.Messages = append(doc.Messages, msg)
 		} else if len(bytes.TrimSpace(src[body:s])) > 0 {
-			doc.Messages = append(doc.Messages, preamble(src, text, body, s, &parts))
+			preamble(slab.Next(&doc.Messages, s, len(src)), src, text, body, s, &parts)
 		}
 		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, bol: s, start: next}, true
 		return true
@@ -111,26 +115,11 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 		return err
 	}
 	if inMessage {
-		msg, err := finish(src, text, &cur, len(src), cfg, &parts)
-		if err != nil {
-			return err
-		}
-		doc.Messages = append(doc.Messages, msg)
+		return finish(slab.Next(&doc.Messages, len(src), len(src)), src, text, &cur, len(src), cfg, &parts)
 	} else if len(bytes.TrimSpace(src[body:])) > 0 {
-		doc.Messages = append(doc.Messages, preamble(src, text, body, len(src), &parts))
+		preamble(slab.Next(&doc.Messages, len(src), len(src)), src, text, body, len(src), &parts)
 	}
 	return nil
-}
-
-// estimateMessages guesses how many messages src holds, so that the message
-// list seldom grows (growing it doubles it: for a large file that is the
-// largest garbage of a parse): at most one per ':' (counting one byte is
-// far faster than finding lines), and at most one per 32 bytes, so that a
-// file full of colons reserves at most three times its own size (a list
-// of shorter messages grows as usual). What the list reserves and does not
-// use is never written, so it takes address space, not memory.
-func estimateMessages(src []byte) int {
-	return min(bytes.Count(src, []byte{':'})+1, len(src)/32+16)
 }
 
 // content is text[start:end] as a message holds it: line breaks as LF,
@@ -140,29 +129,31 @@ func content(text string, start, end int) string {
 	return strings.Trim(lines.ToLF(text[start:end]), "\n")
 }
 
-func preamble(src []byte, text string, start, end int, parts *slab.Parts) promptfmt.Message {
-	m := promptfmt.Message{Role: "system", Content: parts.One(promptfmt.Text(content(text, start, end)))}
+// preamble writes into m the system message of the text before the
+// first boundary.
+func preamble(m *promptfmt.Message, src []byte, text string, start, end int, parts *slab.Parts) {
+	m.Role, m.Content = "system", parts.Text(content(text, start, end))
 	m.Line, _ = lines.Position(src, start)
-	return m
 }
 
-// finish builds the open message, whose content ends at end.
-func finish(src []byte, text string, o *open, end int, cfg *config, parts *slab.Parts) (promptfmt.Message, error) {
-	msg := promptfmt.Message{Role: o.m.role, Content: parts.One(promptfmt.Text(content(text, o.start, end)))}
-	msg.Line = o.line
-	if msg.Content[0].Value != "" {
+// finish writes into msg the open message, whose content ends at end.
+func finish(msg *promptfmt.Message, src []byte, text string, o *open, end int, cfg *config, parts *slab.Parts) error {
+	value := content(text, o.start, end)
+	msg.Role, msg.Content, msg.Line = o.m.role, parts.Text(value), o.line
+	if value != "" {
 		// Its first line: the marker's next, after the empty lines content
 		// drops (CRLF, LF or a lone CR each end one).
-		msg.TextLine = o.line + 1
+		line := o.line + 1
 		for i := min(o.start, end); i < end && (text[i] == '\n' || text[i] == '\r'); i++ {
 			if text[i] == '\n' || i+1 == end || text[i+1] != '\n' {
-				msg.TextLine++
+				line++
 			}
 		}
+		msg.TextLine = line
 	}
 	if cfg.strict {
 		if err := checkNonce(src, o, cfg.nonce); err != nil {
-			return msg, err
+			return err
 		}
 		cfg.checked = append(cfg.checked, o.bol)
 	}
@@ -178,5 +169,5 @@ func finish(src []byte, text string, o *open, end int, cfg *config, parts *slab.
 			msg.Metadata[a.key] = a.value
 		}
 	}
-	return msg, nil
+	return nil
 }

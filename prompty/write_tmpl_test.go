@@ -32,3 +32,15 @@ func TestWriteKeepsTemplatedAttributeQuoted(t *testing.T) {
 		assert.Equal(t, []promptfmt.Message{msg("user", "hi", "name", "A, B", "k", "7")}, stripLines(msgs), front)
 	}
 }
+
+// The strings Parse read are template source whenever Write asks, even
+// though the layout reads them again only then; a string changed in
+// place after Parse is not one of them and is escaped.
+func TestWriteSourceStringsAfterChange(t *testing.T) {
+	doc, err := Parse([]byte("user:\n{{ q }}\n\nassistant:\n{{ r }}\n"))
+	require.NoError(t, err)
+	doc.Messages[1].Content[0].Value = "{{ s }}"
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, "user:\n{{ q }}\n\nassistant:\n{% raw %}{{ s }}{% endraw %}\n", out.String())
+}

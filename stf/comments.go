@@ -40,6 +40,9 @@ func (p *parser) comment(pos, line int, text string) {
 // placed: it went into part `part` of the current message from byte base
 // and is n bytes long; part is -1 when no text went anywhere.
 func (p *parser) placeComments(part, base, n int) {
+	if len(p.pending) == 0 {
+		return // and no store to p.pending, which costs a write barrier while the collector marks
+	}
 	for _, pc := range p.pending {
 		c := pc.c
 		switch {

@@ -36,23 +36,12 @@ func parse(src []byte, cfg config) (*promptfmt.Document, error) {
 		p.crlf = lf > 0 && crlf == lf
 		p.lines.loneCR = strings.Count(p.s, "\r") != crlf
 	}
-	est := estimateMessages(p.s)
-	p.doc.Messages = make([]promptfmt.Message, 0, est)
-	p.parts = slab.New(est)
+	p.doc.Messages = make([]promptfmt.Message, 0, slab.First(len(p.s)))
+	p.parts = slab.New(slab.First(len(p.s)))
 	if err := p.run(); err != nil {
 		return nil, err
 	}
 	return p.doc, nil
-}
-
-// estimateMessages guesses how many messages s holds, to size the message
-// slice: there is at most one message for each ';' (and one of the default
-// role), and it reserves at most one per 32 bytes, three times the size of
-// s. What the slice reserves and does not use is never written, so it
-// takes address space, not memory; when the guess is short (messages of
-// under 32 bytes), push doubles the slice.
-func estimateMessages(s string) int {
-	return min(len(s)/32, strings.Count(s, ";")) + 1
 }
 
 type parser struct {
@@ -178,7 +167,21 @@ func (p *parser) data(pos int) (int, error) {
 	if p.s[pos] == ';' { // ";;" escape: the first ';' is dropped
 		start++
 	}
-	next := p.nextCommandLine(pos)
+	// The first line is found by its LF: a message of one line then costs
+	// one search, and its next line's number is known.
+	next := len(p.s)
+	line := -1
+	if i := strings.IndexByte(p.s[pos:], '\n'); i >= 0 {
+		i += pos
+		if i+1 < len(p.s) && p.s[i+1] == ';' {
+			next = i + 1
+			if p.lines.off == pos {
+				line = p.lines.line + 1
+			}
+		} else {
+			next = p.nextCommandLine(i)
+		}
+	}
 	end := next - 1 // the LF before the command line
 	if next == len(p.s) {
 		end = next
@@ -199,6 +202,9 @@ func (p *parser) data(pos int) (int, error) {
 	if p.text.n == 0 {
 		p.textLine = p.lines.at(start)
 	}
+	if line > 0 {
+		p.lines.skip(next, line)
+	}
 	if !p.crlf {
 		p.text.add(raw, start, true)
 		return next, nil
@@ -214,6 +220,9 @@ func (p *parser) data(pos int) (int, error) {
 // command handles the command line starting at pos and returns where the
 // next line starts.
 func (p *parser) command(pos int) (int, error) {
+	if next, ok := p.bareRole(pos); ok {
+		return next, nil
+	}
 	end, next := p.lineEnd(pos, false) // a CR before the LF is tolerated
 	line := p.s[pos:end]
 	i := 1
@@ -262,7 +271,7 @@ func (p *parser) command(pos int) (int, error) {
 	if p.open != "" {
 		return 0, p.errAt(pos, ";%s at line %d is not closed: write ;end before the next command", p.open, p.lines.at(p.at))
 	}
-	if role, ok := roleCommands[name]; ok {
+	if role := roleCommand(name); role != "" {
 		return next, p.startMessage(pos, role, name, args, argsOff)
 	}
 	switch name {
@@ -298,17 +307,58 @@ func (p *parser) command(pos int) (int, error) {
 	return 0, p.hintAt(pos+i, dataHint, "unknown command %q (known: %s)", name, commandNames)
 }
 
+// bareRole handles the commonest command line, a role command alone on
+// its line (";user\n"), and reports whether it did: its name is read up
+// to the LF it ends at, so the line costs no search of its own. Any other
+// line is left to command.
+func (p *parser) bareRole(pos int) (next int, ok bool) {
+	if len(p.opens) > 0 || p.open != "" {
+		return 0, false
+	}
+	j := pos + 1
+	for j < len(p.s) && p.s[j] >= 'a' && p.s[j] <= 'z' {
+		j++
+	}
+	if j < len(p.s) && p.s[j] != '\n' {
+		return 0, false
+	}
+	role := roleCommand(p.s[pos+1 : j])
+	if role == "" {
+		return 0, false
+	}
+	p.flush()
+	line := p.lines.at(pos)
+	m := slab.Next(&p.doc.Messages, pos, len(p.s))
+	m.Role, m.Line = role, line
+	p.cur = len(p.doc.Messages) - 1
+	next = min(j+1, len(p.s))
+	p.lines.skip(next, line+1)
+	return next, true
+}
+
+// roleCommand returns the role a role command names, or "".
+func roleCommand(name string) string {
+	switch name {
+	case "user":
+		return "user"
+	case "assistant", "ai":
+		return "assistant"
+	case "system", "sys":
+		return "system"
+	case "developer", "dev":
+		return "developer"
+	case "tool":
+		return "tool"
+	}
+	return ""
+}
+
 // wordEnd returns where the run of ASCII letters and digits from j ends.
 func wordEnd(s string, j int) int {
 	for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
 		j++
 	}
 	return j
-}
-
-var roleCommands = map[string]string{
-	"user": "user", "assistant": "assistant", "ai": "assistant", "system": "system", "sys": "system",
-	"developer": "developer", "dev": "developer", "tool": "tool",
 }
 
 const commandNames = "user, assistant/ai, system/sys, developer/dev, tool, message/msg, raw, extra, meta, flush, end, call, embed"
@@ -375,18 +425,14 @@ func (p *parser) startMessage(pos int, role, name, argText string, argsOff int) 
 		}
 		p.layout.args[m.Line] = keys
 	}
-	p.push(m)
+	p.push(pos, m)
 	return nil
 }
 
-// push appends a message and makes it the current one. The slice doubles
-// when full: append grows large slices by a quarter, which for a million
-// tiny messages copies the slice many times over.
-func (p *parser) push(m promptfmt.Message) {
-	if len(p.doc.Messages) == cap(p.doc.Messages) {
-		p.doc.Messages = append(make([]promptfmt.Message, 0, 2*cap(p.doc.Messages)+1), p.doc.Messages...)
-	}
-	p.doc.Messages = append(p.doc.Messages, m)
+// push appends a message read before offset at and makes it the current
+// one.
+func (p *parser) push(at int, m promptfmt.Message) {
+	*slab.Next(&p.doc.Messages, at, len(p.s)) = m
 	p.cur = len(p.doc.Messages) - 1
 }
 
@@ -411,7 +457,7 @@ func (p *parser) flush() {
 			p.placeComments(-1, 0, 0)
 			return
 		}
-		p.push(promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
+		p.push(p.text.off, promptfmt.Message{Role: p.cfg.defaultRole, Line: p.lines.at(p.text.off)})
 	}
 	p.text.reset()
 	if t == "" {
@@ -427,6 +473,10 @@ func (p *parser) flush() {
 	p.placeComments(len(m.Content), 0, len(t))
 	if len(m.Content) == 0 {
 		m.TextLine = p.textLine
+	}
+	if m.Content == nil {
+		m.Content = p.parts.Text(t)
+		return
 	}
 	p.addPart(promptfmt.Text(t))
 }
@@ -468,7 +518,7 @@ func (p *parser) end(pos int) error {
 		if err != nil {
 			return err
 		}
-		p.push(m)
+		p.push(at, m)
 		p.cur = -1
 	case "extra":
 		m := &p.doc.Messages[p.cur]
@@ -565,6 +615,9 @@ type lineCounter struct {
 }
 
 func (c *lineCounter) at(off int) int {
+	if off == c.off {
+		return c.line
+	}
 	if off < c.off {
 		c.off, c.line = 0, 1
 	}
@@ -579,6 +632,15 @@ func (c *lineCounter) at(off int) int {
 		}
 	}
 	return c.line
+}
+
+// skip moves the counter to off, which the caller knows is on line: the
+// start of the line after a line it read to its LF. A lone CR would be a
+// line break the caller did not see: then the counter counts.
+func (c *lineCounter) skip(off, line int) {
+	if !c.loneCR && off > c.off {
+		c.off, c.line = off, line
+	}
 }
 
 // buffer joins data lines with LF. Lines that follow each other in the
@@ -635,7 +697,10 @@ func (b *buffer) String() string {
 }
 
 func (b *buffer) reset() {
-	b.n, b.off, b.end, b.joined, b.size, b.marks = 0, 0, 0, false, 0, b.marks[:0]
+	b.n, b.off, b.end, b.joined, b.size = 0, 0, 0, false, 0
+	if len(b.marks) > 0 { // a pointer store costs a write barrier while the collector marks
+		b.marks = b.marks[:0]
+	}
 }
 
 // source maps an offset in the joined text to the source.

@@ -9,9 +9,11 @@ import (
 	"encoding/json"
 	"io"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/corpus"
+	"github.com/promptfmt/promptfmt/internal/slab"
 )
 
 // Format is a format package's two functions.
@@ -117,10 +119,13 @@ func (f Format) Bench(b *testing.B) {
 // conversations BenchShapes parses.
 const ShapeSize = 8 << 20
 
-// BenchShapes runs the line-split baseline, Parse and Write on two more
-// conversations written by f: one-line messages of ~120 bytes
-// (corpus.Short: the cost of a message) and messages of ~4 KB
-// (corpus.Long: the cost of a byte), each ShapeSize bytes of text.
+// BenchShapes runs the line-split baseline, the model's floor, Parse and
+// Write on two more conversations written by f: one-line messages of
+// ~120 bytes (corpus.Short: the cost of a message) and messages of ~4 KB
+// (corpus.Long: the cost of a byte), each ShapeSize bytes of text. The
+// conversation itself is made again for Write, not kept while the others
+// run: its ~70,000 messages would be marked by every collection a parse
+// causes, a quarter of a short parse's time.
 func (f Format) BenchShapes(b *testing.B) {
 	for _, shape := range []struct {
 		name string
@@ -131,9 +136,38 @@ func (f Format) BenchShapes(b *testing.B) {
 		if err := f.Write(&buf, doc); err != nil {
 			b.Fatal(err)
 		}
-		src := bytes.Clone(buf.Bytes())
+		src, n := bytes.Clone(buf.Bytes()), len(doc.Messages)
+		doc, buf = nil, bytes.Buffer{}
 		b.Run(shape.name+"/LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
+		b.Run(shape.name+"/Floor", func(b *testing.B) { BenchFloor(b, src, n) })
 		b.Run(shape.name+"/Parse", func(b *testing.B) { f.BenchParse(b, src) })
-		b.Run(shape.name+"/Write", func(b *testing.B) { f.BenchWrite(b, doc) })
+		b.Run(shape.name+"/Write", func(b *testing.B) { f.BenchWrite(b, shape.doc(ShapeSize)) })
 	}
+}
+
+// floorSink keeps BenchFloor's messages from being optimised away.
+var floorSink []promptfmt.Message
+
+// BenchFloor is the least that a parse of src, a file of n messages of
+// one text part each, into the model costs: the line split, one copy of
+// the source (texts are cut from it), its UTF-8 check, and n messages (in
+// one list) and n parts (from internal/slab's arrays) allocated and
+// written. A parser's share of the line split cannot pass the floor's.
+func BenchFloor(b *testing.B, src []byte, n int) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := string(src)
+		if !utf8.ValidString(s) {
+			b.Fatal("invalid UTF-8")
+		}
+		corpus.CountLines(src)
+		msgs := make([]promptfmt.Message, n)
+		var parts slab.Parts
+		for i := range msgs {
+			msgs[i].Role, msgs[i].Content, msgs[i].Line = "user", parts.Text(s[i:i+1]), i+1
+		}
+		floorSink = msgs
+	}
+	floorSink = nil
 }
