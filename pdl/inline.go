@@ -33,12 +33,7 @@ func (p *parser) parts(text string, off int, tokens bool) ([]promptfmt.ContentPa
 		if text == "" {
 			return nil, nil
 		}
-		if len(p.slab) == cap(p.slab) {
-			p.slab = make([]promptfmt.ContentPart, 0, 64)
-		}
-		i := len(p.slab)
-		p.slab = append(p.slab, promptfmt.Text(unescape(text)))
-		return p.slab[i : i+1 : i+1], nil // capped: an append copies
+		return p.texts.Text(unescape(text)), nil
 	}
 	var parts []promptfmt.ContentPart
 	seg := 0 // start of the pending text

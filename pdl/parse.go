@@ -3,12 +3,14 @@ package pdl
 import (
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
 
@@ -167,11 +169,11 @@ type parser struct {
 	doc        *promptfmt.Document
 	schema     *schema.Schema
 	hasSchema  bool
-	seps       []int                   // rendered offset of each message's separator line
-	sepLine    int                     // rendered line of the open turn's separator
-	tokens     bool                    // the open turn's text holds "<|"
-	schemaLine int                     // file line of the schema turn's separator
-	slab       []promptfmt.ContentPart // text parts of turns without tokens
+	seps       []int      // rendered offset of each message's separator line
+	sepLine    int        // rendered line of the open turn's separator
+	tokens     bool       // the open turn's text holds "<|"
+	schemaLine int        // file line of the schema turn's separator
+	texts      slab.Parts // text parts of turns without tokens
 }
 
 var separatorRoles = [...]string{"user", "system", "assistant", "schema", "reasoning"}
@@ -183,6 +185,28 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// roleSeparator returns the role of a line that is exactly a separator
+// as Write writes it ("<|user|>"), or "": most separators, read without
+// the trimming and case folding of separator.
+func roleSeparator(line string) string {
+	if len(line) < 8 || line[1] != '|' || line[len(line)-2] != '|' || line[len(line)-1] != '>' {
+		return ""
+	}
+	switch line[2 : len(line)-2] {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "system":
+		return "system"
+	case "schema":
+		return "schema"
+	case "reasoning":
+		return "reasoning"
+	}
+	return ""
 }
 
 // separator returns the role of a separator line ("" for none) and the
@@ -220,19 +244,19 @@ func (p *parser) split() error {
 	role, sep, start := "", -1, 0 // the open turn: role "" before the first separator
 	line, counted := 1, 0         // line is the number of the line at offset counted
 	p.tokens = false
-	// Every separator holds "<|": room for them all, and one text part
-	// each, saves growing the slices of a large file many times.
-	n := strings.Count(r, "<|") + 1
-	p.doc.Messages = make([]promptfmt.Message, 0, n)
-	p.seps = make([]int, 0, n)
-	p.slab = make([]promptfmt.ContentPart, 0, n)
+	p.doc.Messages = make([]promptfmt.Message, 0, slab.First(len(r)))
+	p.seps = make([]int, 0, cap(p.doc.Messages))
+	p.texts = slab.New(cap(p.doc.Messages))
 	for pos := 0; pos < len(r); {
 		i := strings.Index(r[pos:], "<|")
 		if i < 0 {
 			break
 		}
 		i += pos
-		ls := strings.LastIndexByte(r[:i], '\n') + 1
+		ls := i // the separator's line starts at it, or after the LF before it
+		if i > 0 && r[i-1] != '\n' {
+			ls = strings.LastIndexByte(r[:i], '\n') + 1
+		}
 		le := strings.IndexByte(r[i:], '\n')
 		if le < 0 {
 			le = len(r)
@@ -240,7 +264,13 @@ func (p *parser) split() error {
 			le += i
 		}
 		text := r[ls:le]
-		next, at, unknown := separator(text)
+		next, at, unknown := "", 0, false
+		if ls == i {
+			next = roleSeparator(text)
+		}
+		if next == "" {
+			next, at, unknown = separator(text)
+		}
 		if unknown {
 			t := strings.TrimSpace(text)
 			if !p.c.lenient {
@@ -292,12 +322,23 @@ func (p *parser) flush(role string, sep, start, end int) error {
 		return p.readSchema(sep, start, raw)
 	case "reasoning":
 		if text := strings.TrimSpace(raw); text != "" {
-			p.push(sep, promptfmt.Message{Role: RoleReasoning, Content: []promptfmt.ContentPart{promptfmt.Text(unescape(text))}})
+			m := p.push(sep)
+			m.Role, m.Content = RoleReasoning, []promptfmt.ContentPart{promptfmt.Text(unescape(text))}
+		}
+		return nil
+	}
+	text := strings.TrimSpace(raw)
+	if !p.tokens {
+		m := p.push(sep)
+		m.Role = role
+		if text == "" {
+			m.Content = p.texts.Text("") // the model's empty message
+		} else {
+			m.Content = p.texts.Text(unescape(text))
 		}
 		return nil
 	}
 	lead := len(raw) - len(strings.TrimLeftFunc(raw, unicode.IsSpace))
-	text := strings.TrimSpace(raw)
 	parts, err := p.parts(text, start+lead, p.tokens)
 	if err != nil {
 		if !p.c.lenient {
@@ -309,16 +350,27 @@ func (p *parser) flush(role string, sep, start, end int) error {
 	if len(parts) == 0 {
 		parts = []promptfmt.ContentPart{promptfmt.Text("")} // the model's empty message
 	}
-	p.push(sep, promptfmt.Message{Role: role, Content: parts})
+	m := p.push(sep)
+	m.Role, m.Content = role, parts
 	return nil
 }
 
-func (p *parser) push(sep int, m promptfmt.Message) {
+// push appends a message for the separator line at rendered offset sep
+// (-1 for none) and returns it, to be filled in place.
+func (p *parser) push(sep int) *promptfmt.Message {
+	m := slab.Next(&p.doc.Messages, sep, len(p.s.rendered))
 	if sep >= 0 {
-		m.Line = p.s.sepLine(p.sepLine, strings.TrimSpace(lines.First(p.s.rendered[sep:])))
+		if p.s.same() {
+			m.Line = p.sepLine
+		} else {
+			m.Line = p.s.sepLine(p.sepLine, strings.TrimSpace(lines.First(p.s.rendered[sep:])))
+		}
 	}
-	p.doc.Messages = append(p.doc.Messages, m)
+	if cap(p.seps) < cap(p.doc.Messages) {
+		p.seps = append(make([]int, 0, cap(p.doc.Messages)), p.seps...)
+	}
 	p.seps = append(p.seps, sep)
+	return m
 }
 
 // readSchema keeps the schema turn's text and parses it.
@@ -367,7 +419,7 @@ func (p *parser) dropEmptyLast() {
 			continue
 		}
 		if isEmpty(m) {
-			p.doc.Messages = append(p.doc.Messages[:i], p.doc.Messages[i+1:]...)
+			p.doc.Messages = slices.Delete(p.doc.Messages, i, i+1) // clears the message it frees
 			p.seps = append(p.seps[:i], p.seps[i+1:]...)
 		}
 		return

@@ -89,9 +89,14 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 	parts := slab.New(slab.First(len(src) - body))
 	first, _ := lines.Position(src, body)
 	var cur open
-	var err error
 	inMessage := false
-	lines.Ending(src[body:], ':', func(n, s, e, next int) bool {
+	ends := lines.NewEndings(src[body:], ':')
+	lf := !ends.HasCR() // texts need no line breaks turned to LF
+	for {
+		n, s, e, next, ok := ends.Next()
+		if !ok {
+			break
+		}
 		s, e, next = body+s, body+e, body+next
 		m, isMarker, bad := parseMarkerIn(text[s:e], cfg.sent)
 		if bad != "" { // positioned from what is known: Warnf would rescan the source
@@ -99,23 +104,19 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 				Msg: bad + "; the line is read as content, not as a role marker"})
 		}
 		if !isMarker {
-			return true
+			continue
 		}
 		if inMessage {
-			if err = finish(slab.Next(&doc.Messages, s, len(src)), src, text, &cur, s, cfg, &parts); err != nil {
-				return false
+			if err := finish(slab.Next(&doc.Messages, s, len(src)), src, text, &cur, s, cfg, &parts, lf); err != nil {
+				return err
 			}
 		} else if len(bytes.TrimSpace(src[body:s])) > 0 {
 			preamble(slab.Next(&doc.Messages, s, len(src)), src, text, body, s, &parts)
 		}
 		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, bol: s, start: next}, true
-		return true
-	})
-	if err != nil {
-		return err
 	}
 	if inMessage {
-		return finish(slab.Next(&doc.Messages, len(src), len(src)), src, text, &cur, len(src), cfg, &parts)
+		return finish(slab.Next(&doc.Messages, len(src), len(src)), src, text, &cur, len(src), cfg, &parts, lf)
 	} else if len(bytes.TrimSpace(src[body:])) > 0 {
 		preamble(slab.Next(&doc.Messages, len(src), len(src)), src, text, body, len(src), &parts)
 	}
@@ -137,8 +138,14 @@ func preamble(m *promptfmt.Message, src []byte, text string, start, end int, par
 }
 
 // finish writes into msg the open message, whose content ends at end.
-func finish(msg *promptfmt.Message, src []byte, text string, o *open, end int, cfg *config, parts *slab.Parts) error {
-	value := content(text, o.start, end)
+// lf tells that the source has no CR: its lines end in LF already.
+func finish(msg *promptfmt.Message, src []byte, text string, o *open, end int, cfg *config, parts *slab.Parts, lf bool) error {
+	var value string
+	if lf {
+		value = strings.Trim(text[min(o.start, end):end], "\n")
+	} else {
+		value = content(text, o.start, end)
+	}
 	msg.Role, msg.Content, msg.Line = o.m.role, parts.Text(value), o.line
 	if value != "" {
 		// Its first line: the marker's next, after the empty lines content

@@ -92,50 +92,84 @@ func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\
 
 // Ending calls yield, in order, for each line of src whose last byte other
 // than blanks is c, with the line's 1-based number and the offsets Next
-// returns; it stops early when yield returns false. Without a CR in src it
-// searches for c rather than for line breaks, which is several times faster
-// when c is rarer than LF; each byte is still looked at a bounded number of
-// times, so the cost stays linear whatever the input.
+// returns; it stops early when yield returns false. See Endings.
 func Ending(src []byte, c byte, yield func(n, start, end, next int) bool) {
+	e := NewEndings(src, c)
+	for {
+		n, s, end, next, ok := e.Next()
+		if !ok || !yield(n, s, end, next) {
+			return
+		}
+	}
+}
+
+// Endings walks the lines of a source whose last byte other than blanks
+// is one byte c. Without a CR in the source it searches for c rather than
+// for line breaks, which is several times faster when c is rarer than LF;
+// each byte is still looked at a bounded number of times, so the cost stays
+// linear whatever the input.
+type Endings struct {
+	src        []byte
+	c          byte
+	cr         *Scanner // the line scanner, when src has a CR
+	n, counted int      // line number of offset counted
+	off        int      // where the search resumes
+}
+
+// NewEndings returns Endings at the start of src.
+func NewEndings(src []byte, c byte) *Endings {
+	e := &Endings{src: src, c: c, n: 1}
 	if bytes.IndexByte(src, '\r') >= 0 {
-		sc := NewScanner(src)
-		for n := 1; ; n++ {
-			s, e, next, ok := sc.Next()
+		e.cr = NewScanner(src)
+	}
+	return e
+}
+
+// HasCR reports whether the source holds a CR.
+func (e *Endings) HasCR() bool { return e.cr != nil }
+
+// Next returns the next line ending in c: its 1-based number and the
+// offsets Scanner.Next returns. ok is false when there is none.
+func (e *Endings) Next() (n, start, end, next int, ok bool) {
+	src := e.src
+	if e.cr != nil {
+		for {
+			s, end, next, ok := e.cr.Next()
 			if !ok {
-				return
+				return 0, 0, 0, 0, false
 			}
-			t := e
+			e.n++
+			t := end
 			for t > s && IsBlank(src[t-1]) {
 				t--
 			}
-			if t > s && src[t-1] == c && !yield(n, s, e, next) {
-				return
+			if t > s && src[t-1] == e.c {
+				return e.n - 1, s, end, next, true
 			}
 		}
 	}
-	n, counted := 1, 0 // line number of offset counted
-	for off := 0; off < len(src); {
-		i := bytes.IndexByte(src[off:], c)
+	for e.off < len(src) {
+		i := bytes.IndexByte(src[e.off:], e.c)
 		if i < 0 {
-			return
+			e.off = len(src)
+			break
 		}
-		e := off + i + 1
-		for e < len(src) && IsBlank(src[e]) {
-			e++
+		end := e.off + i + 1
+		for end < len(src) && IsBlank(src[end]) {
+			end++
 		}
-		if e < len(src) && src[e] != '\n' {
-			off = e // not the line's last token; resume after the blanks
+		if end < len(src) && src[end] != '\n' {
+			e.off = end // not the line's last token; resume after the blanks
 			continue
 		}
-		s := bytes.LastIndexByte(src[:off+i], '\n') + 1
-		n += bytes.Count(src[counted:s], []byte{'\n'})
-		counted = s
-		next := min(e+1, len(src))
-		if !yield(n, s, e, next) {
-			return
-		}
-		off = next
+		s := bytes.LastIndexByte(src[:e.off+i], '\n') + 1
+		e.n += bytes.Count(src[e.counted:s], []byte{'\n'})
+		e.counted = s
+		next := min(end+1, len(src))
+		e.off = next
+		return e.n, s, end, next, true
 	}
+	return 0, 0, 0, 0, false
 }
 
 // BOM is the UTF-8 byte order mark. Every format reads a file from after a
