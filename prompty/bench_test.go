@@ -123,3 +123,7 @@ func BenchmarkSettings(b *testing.B) {
 // BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of
 // one-line messages (Short) and of 4 KB messages (Long).
 func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }
+
+// A file of short messages costs a bounded number of allocations, not
+// some for each message.
+func TestParseAllocs(t *testing.T) { thisFormat.CheckAllocs(t, 16) }

@@ -171,3 +171,27 @@ func BenchFloor(b *testing.B, src []byte, n int) {
 	}
 	floorSink = nil
 }
+
+// CheckAllocs asserts a design property of f's parser: a file of short
+// messages costs a bounded number of allocations, not one or more for
+// each message (messages are written into one list, parts cut from shared
+// arrays, texts cut from one copy of the source). It parses a megabyte
+// of corpus.Short and allows one allocation for every 512 messages, plus
+// fixed.
+func (f Format) CheckAllocs(t *testing.T, fixed int) {
+	t.Helper()
+	doc := corpus.Short(1 << 20)
+	var buf bytes.Buffer
+	if err := f.Write(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	src, n := buf.Bytes(), len(doc.Messages)
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := f.Parse(src); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if want := float64(n/512 + fixed); allocs > want {
+		t.Errorf("%v allocations to parse %d short messages, want at most %v", allocs, n, want)
+	}
+}
