@@ -80,6 +80,8 @@ type recorder struct {
 	htmlAt   int            // its line
 	keep     ast.Node       // a paragraph a setext heading is taking over: its lines are still needed
 	work     int            // bytes of lines goldmark looked at to continue list items and block quotes
+	base     int            // lines of the source before the part goldmark reads now (see structure)
+	stop     bool           // end goldmark's parse when it closes the blocks open at the end (see stopAtEnd)
 
 	// For the escaper (see escapingStructure): lines read as text though
 	// they would open a block that is never closed or a message heading.
@@ -115,6 +117,9 @@ func open(bp parser.BlockParser, literal bool, parent ast.Node, reader text.Read
 	line, _ := reader.Position()
 	node, state := bp.Open(parent, reader, pc)
 	r := recorderOf(pc)
+	if r != nil {
+		line += r.base
+	}
 	if node != nil && r != nil {
 		r.opened(line, literal)
 	}
@@ -254,6 +259,7 @@ func (w *atxWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (
 }
 
 func (w *atxWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
 	w.BlockParser.Close(node, reader, pc)
 	if recorderOf(pc) != nil {
 		node.Lines().Clear()
@@ -270,6 +276,7 @@ func (w *paragraphWrap) Open(parent ast.Node, reader text.Reader, pc parser.Cont
 }
 
 func (w *paragraphWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
 	w.BlockParser.Close(node, reader, pc)
 	if r := recorderOf(pc); r != nil && node != r.keep {
 		node.Lines().Clear()
@@ -288,6 +295,7 @@ func (w *setextWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context
 }
 
 func (w *setextWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
 	w.BlockParser.Close(node, reader, pc)
 	if r := recorderOf(pc); r != nil {
 		r.keep = nil
@@ -295,6 +303,47 @@ func (w *setextWrap) Close(node ast.Node, reader text.Reader, pc parser.Context)
 			node.Lines().Clear() // the paragraph's lines, now the heading's
 		}
 	}
+}
+
+// endOfBlocks is what stopAtEnd panics with, and readPart recovers.
+type endOfBlocks struct{}
+
+// stopAtEnd ends goldmark's parse, when the recorder asks, once it closes
+// the blocks still open at the end of the source: every line has been
+// read then, and all that is left of goldmark's parse is its inline
+// pass over the tree, which the recorder never reads (a tenth of the
+// time of structure).
+func stopAtEnd(reader text.Reader, pc parser.Context) {
+	if r := recorderOf(pc); r != nil && r.stop {
+		if line, _ := reader.PeekLine(); line == nil {
+			panic(endOfBlocks{})
+		}
+	}
+}
+
+func (w *openWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
+}
+
+func (w *literalWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
+}
+
+func (w *fenceWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
+}
+
+func (w *htmlWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
+}
+
+func (w *containerWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
 }
 
 // MaxNesting is how many block quotes and list items may be open at once,
@@ -346,8 +395,168 @@ func containers(n ast.Node) int {
 // structure reads src with goldmark and returns what the recorder found.
 // For blocks nested more than MaxNesting deep it stops, and ok is false:
 // deep is then the offset in src of the marker that opens one too many.
+//
+// Decision: goldmark reads only the parts of src where it can find more
+// than paragraphs. After a top-level heading, goldmark's state is that of
+// a new document (no block is open, and none can continue), so src is
+// read in stretches, each ending at a line that starts with "### " (a
+// message heading). A stretch whose other lines are blank or plain text
+// (a line that cannot open a block: see plainLine) holds only paragraphs,
+// which record nothing, and a top-level level-3 heading on its last line.
+// Goldmark reads every run of other stretches, from after the heading
+// before it to its last heading; when that heading comes out top-level,
+// goldmark's state is new again, else (a fence or an HTML block swallowed
+// it) goldmark reads the rest of src. The recorder is the same as one
+// read of the whole (a test and a fuzz target compare the two); a file of
+// plain messages costs a line split.
 func structure(src []byte) (r *recorder, deep int, ok bool) {
-	return readBlocks(src, false)
+	r = &recorder{}
+	start, startLine := 0, 1 // where the stretch being scanned starts: goldmark's state is new there
+	pending := -1            // where goldmark is to start reading, if it is; its line
+	pendingLine := 0
+	// The plain stretches after those goldmark is to read: where they
+	// start, their headings' lines, their size.
+	plainFrom, plainAt, plainSize := 0, 0, 0
+	var deferred []int
+	plain := true // the stretch's lines so far are plain
+	line := 1
+	for off := 0; off < len(src); line++ {
+		end := bytes.IndexByte(src[off:], '\n')
+		next := off + end + 1
+		if end < 0 {
+			end, next = len(src), len(src)
+		} else {
+			end += off
+		}
+		l := src[off:end]
+		off = next
+		if !bytes.HasPrefix(l, []byte("### ")) {
+			plain = plain && plainLine(l)
+			continue
+		}
+		switch {
+		case plain && pending < 0: // a plain stretch from a new state: its heading is top-level
+			r.opened(line-1, false)
+			r.headings = append(r.headings, line)
+		case !plain && pending < 0:
+			pending, pendingLine = start, startLine
+		case !plain:
+			deferred, plainSize = deferred[:0], 0 // goldmark reads them on its way
+		default:
+			if len(deferred) == 0 {
+				plainFrom, plainAt = start, startLine
+			}
+			deferred, plainSize = append(deferred, line), plainSize+next-start
+			if plainSize < minSkip {
+				break
+			}
+			// Goldmark reads up to the plain stretches: the state is new
+			// after it when its last heading is top-level.
+			if deep, ok := r.read(src, pending, pendingLine, plainFrom); !ok {
+				return r, deep, false
+			}
+			if n := len(r.headings); n == 0 || r.headings[n-1] != plainAt-1 {
+				return r, 0, true // it read to the end
+			}
+			for _, h := range deferred {
+				r.opened(h-1, false)
+				r.headings = append(r.headings, h)
+			}
+			pending, deferred, plainSize = -1, deferred[:0], 0
+		}
+		start, startLine, plain = next, line+1, true
+	}
+	if !plain && pending < 0 {
+		pending, pendingLine = start, startLine
+	}
+	if pending >= 0 {
+		if deep, ok := r.read(src, pending, pendingLine, len(src)); !ok {
+			return r, deep, false
+		}
+	}
+	return r, 0, true
+}
+
+// minSkip is how many bytes of plain stretches after others make
+// structure stop goldmark before them, rather than let it read through:
+// starting goldmark again costs about as much as reading a few hundred
+// bytes.
+const minSkip = 2048
+
+// read has goldmark read src[from:to], which starts on line fromLine in
+// a new state, into r. When the last heading of src[from:to] does not
+// come out top-level, it reads on to the end of src instead, as if it
+// had gone on: what it recorded of the part is put back first.
+func (r *recorder) read(src []byte, from, fromLine, to int) (deep int, ok bool) {
+	nl, nh, work := len(r.literal), len(r.headings), r.work
+	r.base = fromLine - 1
+	defer func() { r.base = 0 }()
+	if deep, ok := r.readPart(src[from:to]); !ok {
+		return from + deep, false
+	}
+	if to == len(src) || len(r.headings) > nh && r.headings[len(r.headings)-1] == fromLine-1+bytes.Count(src[from:to], []byte{'\n'}) {
+		return 0, true
+	}
+	r.literal, r.headings, r.work = r.literal[:nl], r.headings[:nh], work
+	r.fence, r.html, r.keep = nil, nil, nil
+	if deep, ok := r.readPart(src[from:]); !ok {
+		return from + deep, false
+	}
+	return 0, true
+}
+
+// readPart has goldmark read src, a document of its own, into r.
+func (r *recorder) readPart(src []byte) (deep int, ok bool) {
+	pc := parser.NewContext()
+	pc.Set(recorderKey, r)
+	r.stop = true
+	defer func() {
+		r.stop = false
+		if e := recover(); e != nil {
+			if _, end := e.(endOfBlocks); end {
+				deep, ok = 0, true
+				return
+			}
+			d, isDeep := e.(tooDeep)
+			if !isDeep {
+				panic(e)
+			}
+			deep, ok = min(d.offset, len(src)), false
+		}
+	}()
+	blocks.Parse(text.NewReader(src), parser.WithContext(pc))
+	return 0, true
+}
+
+// plainLine reports whether a line can only be blank or a paragraph's
+// text, in a new state or in a paragraph: not indented four columns, and
+// starting with none of the characters that open a block (#, `, ~, <, >,
+// -, +, *, _, =, an ordered list's digits and . or ), a tab or another
+// white space character than a space). Letters, other punctuation and
+// UTF-8 are plain.
+func plainLine(l []byte) bool {
+	i := 0
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	if i == len(l) {
+		return true
+	}
+	if i > 3 {
+		return false
+	}
+	switch c := l[i]; {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
+		return true
+	case c >= '0' && c <= '9':
+		for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+			i++
+		}
+		return i < len(l) && l[i] != '.' && l[i] != ')'
+	case c <= ' ':
+		return false
+	}
+	return bytes.IndexByte([]byte("#`~<>-+*_="), l[i]) < 0
 }
 
 // escapingStructure is structure as the escaper needs it: src read as it

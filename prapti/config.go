@@ -364,7 +364,20 @@ func Config(m *promptfmt.Message) ([]ConfigLine, error) {
 }
 
 // configKey is the KeyLines key of a message's ith configuration line.
-func configKey(i int) string { return MetaConfig + "." + strconv.Itoa(i) }
+func configKey(i int) string {
+	if i < len(configKeys) {
+		return configKeys[i]
+	}
+	return MetaConfig + "." + strconv.Itoa(i)
+}
+
+// configKeys are the commonest configKeys, made once.
+var configKeys = func() (keys [16]string) {
+	for i := range keys {
+		keys[i] = MetaConfig + "." + strconv.Itoa(i)
+	}
+	return keys
+}()
 
 // Assignments returns the assignments in effect in doc, in order: those
 // of enabled lines in enabled messages (hidden ones included, as upstream

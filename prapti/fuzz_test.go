@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -43,6 +44,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
+		sameRequest(t, doc)
 		// A parsed document always writes, even where trimming changed the
 		// blocks of its text ("    ```" then a % line): see Write.
 		if err := Write(io.Discard, doc); err != nil {
@@ -170,4 +172,21 @@ func FuzzWrite(f *testing.F) {
 			t.Fatalf("Write wrote what reads back otherwise:\n%q", out.String())
 		}
 	})
+}
+
+// sameRequest asserts that the Request Parse took from the configuration
+// lines as it read them is the one their metadata makes, with as many
+// warnings: Parse does not read its own metadata back.
+func sameRequest(t *testing.T, doc *promptfmt.Document) {
+	t.Helper()
+	r, problems := request(doc)
+	warned := 0
+	for _, w := range doc.Warnings {
+		if strings.Contains(w.Msg, "is not read as the request's setting") {
+			warned++
+		}
+	}
+	if !reflect.DeepEqual(r, doc.Request) || warned != len(problems) {
+		t.Fatalf("Parse took request %+v with %d warnings, its metadata makes %+v with %d", doc.Request, warned, r, len(problems))
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -110,7 +111,10 @@ type parse struct {
 	segs    []span
 	textLen int
 	configs []ConfigLine
-	parts   []promptfmt.ContentPart // to hand out to messages, one each
+	parts   slab.Parts // to hand out to messages, one each
+	// settings are made of the document's Assignments as they are read:
+	// takeRequest reads them rather than the metadata they were made into
+	settings settingLines
 	odd     []oddLine               // lines that would be headings but for their white space
 	headAt  int                     // where the head's text starts, if the head has text, or -1
 }
@@ -122,7 +126,7 @@ type span struct{ start, end int }
 // configuration lines apart.
 func (p *parse) run() {
 	p.doc.Messages = make([]promptfmt.Message, 0, len(p.rec.headings)+1)
-	p.parts = make([]promptfmt.ContentPart, len(p.rec.headings)+1)
+	p.parts = slab.New(len(p.rec.headings) + 1)
 	p.msg = promptfmt.Message{Role: HeadRole}
 	literal, headings := p.rec.literal, p.rec.headings
 	str := p.str
@@ -172,7 +176,7 @@ func (p *parse) run() {
 		}
 		off = next
 	}
-	p.finish()
+	p.finish(true)
 	p.oddSpaces()
 	p.noHeading()
 }
@@ -343,7 +347,7 @@ func (p *parse) heading(line string, n int) bool {
 	if !ok {
 		return false
 	}
-	p.finish()
+	p.finish(false)
 	p.msg = promptfmt.Message{Role: lower(role), Name: name, Disabled: disabled, Line: n}
 	return true
 }
@@ -483,9 +487,10 @@ func matchConfig(line string) (quoted, disabled bool, command string, ok bool) {
 	return false, false, "", false
 }
 
-// finish ends the message being read: its text is trimmed, as upstream
-// does, and the configuration lines' offsets follow.
-func (p *parse) finish() {
+// finish ends the message being read, the file's last when last is set:
+// its text is trimmed, as upstream does, and the configuration lines'
+// offsets follow.
+func (p *parse) finish(last bool) {
 	segs := p.segs
 	p.segs, p.textLen = p.segs[:0], 0
 	// Trim the text: spaces at the ends of segments, segments that are
@@ -534,11 +539,9 @@ func (p *parse) finish() {
 	if m.Line == 0 && content != "" {
 		p.headAt = segs[0].start
 	}
-	if len(p.parts) == 0 {
-		p.parts = make([]promptfmt.ContentPart, 64)
-	}
-	m.Content, p.parts = p.parts[:1:1], p.parts[1:]
-	m.Content[0] = promptfmt.Text(content)
+	d := slab.Next(&p.doc.Messages, 0, 0) // reserved for every heading
+	d.Role, d.Name, d.Disabled, d.Line = m.Role, m.Name, m.Disabled, m.Line
+	d.Content = p.parts.Text(content)
 	if len(p.configs) > 0 {
 		list := make([]any, len(p.configs))
 		m.KeyLines = make(map[string]int, len(p.configs)+1)
@@ -548,11 +551,13 @@ func (p *parse) finish() {
 			c.Offset = min(max(c.Offset-lead, 0), len(content))
 			list[i] = c.toMap()
 			m.KeyLines[configKey(i)] = c.Line
+			if !m.Disabled && c.Enabled && c.Kind == KindAssignment && c.Error == "" && (!c.Exclusive || last) {
+				p.settings.add(*c)
+			}
 		}
-		m.Metadata = map[string]any{MetaConfig: list}
+		d.Metadata, d.KeyLines = map[string]any{MetaConfig: list}, m.KeyLines
 		p.configs = p.configs[:0]
 	}
-	p.doc.Messages = append(p.doc.Messages, *m)
 }
 
 // trimSpace trims s as upstream trims a message's text and a command:

@@ -50,19 +50,48 @@ type problem struct {
 // request is the Request doc's configuration lines make, as Prapti
 // would run them, and the lines that set a field to what it cannot hold.
 func request(doc *promptfmt.Document) (promptfmt.Request, []problem) {
+	var s settingLines
+	for _, c := range Assignments(doc) {
+		s.add(c)
+	}
+	return s.request()
+}
+
+// settingLines are the assignments a Request is made from: the last
+// assignment of each variable (vars.NAME, or NAME unscoped), and those to
+// the responder's fields in order. Parse adds them as it reads them.
+type settingLines struct {
+	vars   map[string]ConfigLine
+	fields []ConfigLine
+}
+
+// fieldPrefix starts the name of a responder's field.
+const fieldPrefix = "responders." + responder + "."
+
+// add adds the next of a document's Assignments.
+func (s *settingLines) add(c ConfigLine) {
+	name, ok := strings.CutPrefix(c.Name, "vars.")
+	if !ok && !strings.Contains(c.Name, ".") {
+		name, ok = c.Name, true
+	}
+	if ok {
+		if s.vars == nil {
+			s.vars = map[string]ConfigLine{}
+		}
+		s.vars[name] = c
+	}
+	if strings.HasPrefix(c.Name, fieldPrefix) {
+		s.fields = append(s.fields, c)
+	}
+}
+
+// request is the Request the lines make, and the problems they have.
+func (sl *settingLines) request() (promptfmt.Request, []problem) {
 	var r promptfmt.Request
 	var problems []problem
-	assignments := Assignments(doc)
-	// The last assignment of each variable: vars.NAME, or NAME unscoped.
-	vars := map[string]ConfigLine{}
-	for _, c := range assignments {
-		if name, ok := strings.CutPrefix(c.Name, "vars."); ok {
-			vars[name] = c
-		} else if !strings.Contains(c.Name, ".") {
-			vars[c.Name] = c
-		}
-	}
+	vars, assignments := sl.vars, sl.fields
 	for _, s := range settings {
+		name := fieldPrefix + s.name
 		// The responder's field, assignment by assignment: a value, or a
 		// binding to a variable (model and temperature are bound to
 		// theirs from the start). An assignment of a value that does not
@@ -74,7 +103,7 @@ func request(doc *promptfmt.Document) (promptfmt.Request, []problem) {
 		}
 		for i, c := range assignments {
 			switch {
-			case c.Name != "responders."+responder+"."+s.name:
+			case c.Name != name:
 			case c.Var != "":
 				bound, by = c.Var, i
 			case fits(s.field, c.Value) != nil:
@@ -202,7 +231,7 @@ func valueText(v any) string {
 // (positioned in what Parse reads, as the other warnings are before
 // parseFile maps them to the file).
 func (p *parse) takeRequest() {
-	r, problems := request(p.doc)
+	r, problems := p.settings.request()
 	p.doc.Request = r
 	if len(problems) == 0 {
 		return
