@@ -115,8 +115,8 @@ type parse struct {
 	// settings are made of the document's Assignments as they are read:
 	// takeRequest reads them rather than the metadata they were made into
 	settings settingLines
-	odd     []oddLine               // lines that would be headings but for their white space
-	headAt  int                     // where the head's text starts, if the head has text, or -1
+	odd      []oddLine // lines that would be headings but for their white space
+	headAt   int       // where the head's text starts, if the head has text, or -1
 }
 
 // A span is a range of bytes of the source.
