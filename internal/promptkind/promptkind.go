@@ -82,8 +82,9 @@ func Of(src []byte) Kind {
 			// prompt files runs this on every line of their front matter.
 			pf = pf || bytes.HasPrefix(trimmed, []byte("id:")) && seedID.Match(trimmed)
 			colon := bytes.IndexByte(line, ':') >= 0
-			strong = strong || colon && (strongStart(line) || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
-			weak = weak || colon && dotWeak.Match(line)
+			word := string(leadingWord(line)) // does not allocate: compared only
+			strong = strong || colon && (strongWords[word] || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
+			weak = weak || colon && weakWords[word] && dotWeak.Match(line)
 			continue
 		}
 		helper = helper || bytes.Contains(line, []byte("{{")) && dotHelper.Match(line)
@@ -101,6 +102,18 @@ func Of(src []byte) Kind {
 
 // strongStart reports whether line starts with the first letter of one of
 // dotStrong's keys.
-func strongStart(line []byte) bool {
-	return len(line) > 0 && bytes.IndexByte([]byte("ciotvmer"), line[0]) >= 0
+// leadingWord is the run of ASCII letters line starts with: dotStrong's
+// first and dotWeak's keys must be all of it, so a line whose word is not
+// one of theirs is not matched at all.
+func leadingWord(line []byte) []byte {
+	i := 0
+	for i < len(line) && (line[i]|0x20 >= 'a' && line[i]|0x20 <= 'z') {
+		i++
+	}
+	return line[:i]
 }
+
+var strongWords = map[string]bool{"config": true, "input": true, "output": true, "tools": true, "toolDefs": true,
+	"variant": true, "maxTurns": true, "ext": true, "raw": true}
+
+var weakWords = map[string]bool{"model": true, "name": true, "description": true, "version": true}

@@ -42,15 +42,16 @@ func TestOf(t *testing.T) {
 // The byte tests Of runs before each pattern never skip a line the
 // pattern matches.
 func FuzzGuards(f *testing.F) {
-	for _, s := range []string{"id: P1", "config: 1", "my.ext: 2", "model: x", "{{role 'user'}}", "toolDefs :", "a.b.c:"} {
+	for _, s := range []string{"id: P1", "config: 1", "my.ext: 2", "model: x", "{{role 'user'}}", "toolDefs :", "a.b.c:", "version\t:", "created-at: x", "names: y", "raw :"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		b := []byte(line)
 		colon := bytes.IndexByte(b, ':') >= 0
+		word := string(leadingWord(b))
 		if seedID.Match(b) && !bytes.HasPrefix(b, []byte("id:")) ||
-			dotStrong.Match(b) && !(colon && (strongStart(b) || bytes.IndexByte(b, '.') >= 0)) ||
-			dotWeak.Match(b) && !colon ||
+			dotStrong.Match(b) && !(colon && (strongWords[word] || bytes.IndexByte(b, '.') >= 0)) ||
+			dotWeak.Match(b) && !(colon && weakWords[word]) ||
 			dotHelper.Match(b) && !bytes.Contains(b, []byte("{{")) {
 			t.Fatalf("a guard skips %q", line)
 		}
