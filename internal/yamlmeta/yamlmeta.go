@@ -40,6 +40,12 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 		}
 		return diag.Errorf(format, src, off, "front matter: %s", msg)
 	}
+	if node, ok := flat(src[start:end]); ok {
+		meta, err := decodeNode(node, firstLine-1)
+		if err == nil {
+			return node, meta, nil
+		}
+	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src[start:end]))
 	err := dec.Decode(&root)
