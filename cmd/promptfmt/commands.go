@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,7 +127,7 @@ func (c *cli) read(name string) ([]byte, error) {
 	if name == "-" {
 		src, err = io.ReadAll(c.stdin)
 	} else {
-		src, err = os.ReadFile(name)
+		src, err = readFile(name)
 	}
 	noteInput(len(src))
 	return src, err

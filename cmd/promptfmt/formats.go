@@ -355,7 +355,7 @@ func lookupFormatSrc(name, file string, src []byte) (*formatInfo, []byte, error)
 func byContent(file string, src []byte) (*formatInfo, []byte, error) {
 	if src == nil {
 		var err error
-		if src, err = os.ReadFile(file); err != nil {
+		if src, err = readFile(file); err != nil {
 			return nil, nil, err
 		}
 		noteInput(len(src))
