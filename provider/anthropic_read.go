@@ -182,17 +182,8 @@ func (r *reader) anthropicMessage(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Object, "a message") {
 		return
 	}
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "Anthropic's are user and assistant; the system prompt is the body's system", "user", "assistant")
 	if !ok {
-		return
-	}
-	if role != "user" && role != "assistant" {
-		r.errorf(roleV, "unknown role %q (Anthropic's are user and assistant; the system prompt is the body's system)", role)
 		return
 	}
 	msg := promptfmt.Message{Role: role, Line: r.lineOf(v.Off)}

@@ -284,19 +284,8 @@ func (r *reader) openAIMessage(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Object, "a message") {
 		return
 	}
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "OpenAI's are system, developer, user, assistant and tool", "system", "developer", "user", "assistant", "tool")
 	if !ok {
-		return
-	}
-	switch role {
-	case "system", "developer", "user", "assistant", "tool":
-	default:
-		r.errorf(roleV, "unknown role %q (OpenAI's are system, developer, user, assistant and tool)", role)
 		return
 	}
 	msg := promptfmt.Message{Role: role, Line: r.lineOf(v.Off)}
@@ -364,20 +353,8 @@ func (r *reader) openAIContent(v *jsontree.Value, msg *promptfmt.Message, role s
 		r.errorf(v, "content must be a string or an array of parts, not %s", v.Kind)
 		return
 	}
-	for i := range v.Elems {
-		p := &v.Elems[i]
-		if !r.is(p, jsontree.Object, "a content part") {
-			continue
-		}
+	for p, t := range r.typed(v, "a content part") {
 		typ := p.Get("type")
-		if typ == nil {
-			r.errorf(p, "a content part without a type")
-			continue
-		}
-		t, ok := r.str(typ, "type")
-		if !ok {
-			continue
-		}
 		j := len(msg.Content)
 		var part promptfmt.ContentPart
 		var own []string
