@@ -18,8 +18,9 @@ import "github.com/promptfmt/promptfmt"
 // names of openai-go's ChatCompletionNewParams (github.com/openai/openai-go/v3
 // v3.98.0), and stream, which the SDK sets for NewStreaming.
 var OpenAIBody = []string{"messages", "model", "audio", "frequency_penalty", "function_call", "functions",
-	"logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata", "modalities", "n",
-	"parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key", "prompt_cache_retention", "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier",
+	"logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata", "modalities", "moderation", "n",
+	"parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key", "prompt_cache_options",
+	"prompt_cache_retention", "reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier",
 	"stop", "store", "stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p",
 	"user", "verbosity", "web_search_options"}
 
