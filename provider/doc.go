@@ -522,7 +522,10 @@
 // generationConfig, then Meta. Refused: tools held strictly (Gemini's
 // declarations have no strict: the nearest request holds none so), an
 // output schema's name or description (the nearest drops them), JSON mode
-// held strictly. Meta's members merged into generationConfig and
+// held strictly, and a number past its protobuf type's range: temperature,
+// topP and the penalties are floats (32-bit), topK, maxOutputTokens and
+// seed int32s (the API's JSON reader refuses a value past them; genai's
+// types cannot hold one; found by sdktest). Meta's members merged into generationConfig and
 // toolConfig, and a request member written from Meta, must read back as
 // they are, as for Anthropic.
 //

@@ -5,18 +5,13 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
-// The members of a Chat Completions request body, as OpenAI's API
-// reference lists them (checked against the official SDK's request type
-// by the test module in sdktest/). Those the Request holds are read into
-// it; the rest are kept in Meta.
-var openAIBodyMembers = keys("messages", "model", "audio", "frequency_penalty", "function_call", "functions",
-	"logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata", "modalities", "n",
-	"parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key", "prompt_cache_retention",
-	"reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop", "store",
-	"stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
-	"verbosity", "web_search_options")
+// The members of a Chat Completions request body (wire.OpenAIBody: the
+// official SDK's, checked by the test module sdktest). Those the Request
+// holds are read into it; the rest are kept in Meta.
+var openAIBodyMembers = keys(wire.OpenAIBody...)
 
 // openAIOwn are the body members the mapping writes from the messages and
 // the Request: Meta may not hold them.
@@ -24,9 +19,8 @@ var openAIOwn = keys("messages", "model", "temperature", "top_p", "max_completio
 	"stop", "seed", "frequency_penalty", "presence_penalty", "tools", "tool_choice", "response_format")
 
 // The members of a message beyond role, name, content, tool_calls and
-// tool_call_id: an assistant message's audio, refusal and legacy
-// function_call. Kept in metadata, written back.
-var openAIMessageMembers = keys("audio", "refusal", "function_call")
+// tool_call_id (wire.OpenAIMessage). Kept in metadata, written back.
+var openAIMessageMembers = keys(wire.OpenAIMessage...)
 
 var openAIMessageOwn = keys("role", "name", "content", "tool_calls", "tool_call_id")
 
