@@ -60,6 +60,9 @@ type input struct {
 	doc    *promptfmt.Document
 	// rendered says doc is what a template renders to, not the file.
 	rendered bool
+	// base is the line of the file before src's first: a dataset's
+	// record is its line alone.
+	base int
 }
 
 func (in *input) display() string {
@@ -193,6 +196,15 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	file, err := oneFile(files)
 	if err != nil {
 		return c.fail(err)
+	}
+	if d, err := datasetOf(*format, file); err != nil || d != nil {
+		switch {
+		case err != nil:
+			return c.fail(err)
+		case whole || *as != "" || *inputsFile != "":
+			return c.fail(datasetUsage(file + " (" + d.Name() + ")"))
+		}
+		return c.messagesDataset(d, file)
 	}
 	if *as != "" && !slices.Contains(providerNames(), *as) {
 		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(providerNames(), ", "))})

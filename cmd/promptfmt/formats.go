@@ -275,6 +275,13 @@ func inTree(name, format string) bool {
 
 // lookupFormat finds the format named by -f, or else by file's extension.
 func lookupFormat(name, file string) (*formatInfo, error) {
+	if datasetNamed(name) != nil || name == "" && isDatasetFile(file) {
+		what := name
+		if what == "" {
+			what = file
+		}
+		return nil, datasetUsage(what)
+	}
 	if name == "" {
 		ext := strings.ToLower(filepath.Ext(file))
 		var owners []int

@@ -102,5 +102,6 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example,\n'promptfmt help FORMAT' for a one-page summary of a format's syntax.\n", formatNames())
+	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\n", formatNames())
+	fmt.Fprintf(w, "Datasets (.jsonl, a conversation a line; convert, check, messages): %s.\nRun 'promptfmt COMMAND -h' for a command's flags and an example,\n'promptfmt help FORMAT' for a one-page summary of a format's syntax.\n", datasetNames())
 }

@@ -99,13 +99,17 @@ func (c *cli) runCheck(args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	return c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
+	files, worst, ok := c.checkDatasets(files, *format)
+	if !ok || len(files) == 0 {
+		return worst
+	}
+	return max(worst, c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
 		if len(in.doc.Warnings) > 0 {
 			c.warn(in, "error")
 			return exitInvalid
 		}
 		return exitOK
-	})
+	}))
 }
 
 func (c *cli) runFmt(args []string) int {

@@ -1,0 +1,594 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/promptfmt/promptfmt"
+	registry "github.com/promptfmt/promptfmt/formats"
+	"github.com/promptfmt/promptfmt/internal/atomicfile"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/provider"
+)
+
+// Datasets: JSON Lines files of conversations (package provider's
+// Dataset), read and written as streams. convert splits one into a
+// directory, a file a record, or gathers files (and datasets) into one;
+// check reads every record; messages prints every record's messages.
+
+// datasetNamed is the dataset called name, or nil.
+func datasetNamed(name string) *provider.Dataset {
+	for _, d := range registry.Datasets() {
+		if d.Name() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// datasetNames lists the datasets' names.
+func datasetNames() string {
+	var names []string
+	for _, d := range registry.Datasets() {
+		names = append(names, d.Name())
+	}
+	return strings.Join(names, ", ")
+}
+
+// isDatasetFile reports whether name has a dataset's extension.
+func isDatasetFile(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	return slices.ContainsFunc(registry.Datasets(), func(d *provider.Dataset) bool { return slices.Contains(d.Extensions(), ext) })
+}
+
+// sniffLen is how much of a file tells which dataset it is.
+const sniffLen = 64 << 10
+
+// datasetOf returns the dataset the file is read as: the one -f names,
+// else, for a .jsonl file, the one its first record is. nil when the
+// file is no dataset (a directory is none).
+func datasetOf(format, file string) (*provider.Dataset, error) {
+	if d := datasetNamed(format); d != nil {
+		return d, nil
+	}
+	if format != "" || !isDatasetFile(file) {
+		return nil, nil
+	}
+	if file == "-" {
+		return nil, &usageError{"cannot tell which dataset standard input is: give -f FORMAT (" + datasetNames() + ")"}
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, nil
+	}
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	for _, d := range registry.Datasets() {
+		if d.Sniff(head[:n]) {
+			return d, nil
+		}
+	}
+	return nil, &usageError{fmt.Sprintf("cannot tell whether %s is %s from its first record: give -f FORMAT", file, strings.ReplaceAll(datasetNames(), ", ", " or "))}
+}
+
+// inDatasetTree reports whether a file met in a directory is a dataset
+// to read: a .jsonl file that reads as one (as format, when given).
+func inDatasetTree(name, format string) bool {
+	if format != "" && datasetNamed(format) == nil || !isDatasetFile(name) {
+		return false
+	}
+	d, err := datasetOf("", name)
+	return err == nil && d != nil && (format == "" || d.Name() == format)
+}
+
+// datasetUsage is the error of a command that reads one document given
+// a dataset.
+func datasetUsage(what string) error {
+	return &usageError{fmt.Sprintf("%s is a dataset of conversations, one a line (%s): convert, check and messages read it (promptfmt help openai-jsonl)", what, datasetNames())}
+}
+
+// datasetJob is what convert was asked, for a dataset.
+type datasetJob struct {
+	to, from, out, inputs   string
+	lossy, force, keepGoing bool
+	args                    []string
+}
+
+// convertDataset is convert when -t is a dataset (the inputs gathered
+// into it) or the input is one (split into files of -t's format). ok is
+// false when no dataset is involved.
+func (c *cli) convertDataset(j datasetJob) (status int, ok bool) {
+	if t := datasetNamed(j.to); t != nil {
+		return c.gather(t, j), true
+	}
+	var src *provider.Dataset
+	for _, arg := range j.args {
+		d, err := datasetOf(j.from, arg)
+		if err != nil {
+			return c.fail(err), true
+		}
+		if d != nil && len(j.args) > 1 {
+			return c.fail(&usageError{"a dataset is split on its own: give it alone (each of its records becomes a file under -o DIR)"}), true
+		}
+		src = d
+	}
+	if src == nil {
+		if j.keepGoing {
+			return c.fail(&usageError{"--keep-going applies to datasets (" + datasetNames() + ")"}), true
+		}
+		return 0, false
+	}
+	return c.split(src, j), true
+}
+
+// openInput opens a file to stream, or standard input for "-"; size is
+// its size when it is a regular file, else 0.
+func (c *cli) openInput(name string) (r io.Reader, size int64, closeFn func(), err error) {
+	if name == "-" {
+		return c.stdin, 0, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	return f, size, func() { f.Close() }, nil
+}
+
+// recordInput is one record as the command reports on it: its line is
+// the source shown under a problem, at the record's line of the file.
+func recordInput(name string, d *provider.Dataset, rec provider.Record) *input {
+	return &input{name: name, src: rec.Raw, base: rec.Line - 1, format: &formatInfo{name: d.Name()}, doc: rec.Doc}
+}
+
+// runStats counts a run's records for its summary.
+type runStats struct {
+	done, bad int
+	stopped   bool
+}
+
+// ended says whether the run stops after a record of status.
+func (s *runStats) ended(status int, keepGoing bool) bool {
+	if status == exitOK {
+		s.done++
+		return false
+	}
+	s.bad++
+	s.stopped = !keepGoing
+	return s.stopped
+}
+
+// status is the run's exit status: 1 when any record failed, skipped or
+// not.
+func (s *runStats) status() int {
+	if s.bad > 0 {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// summary prints the run's last line on stderr.
+func (s *runStats) summary(c *cli, verb, unwritten string) {
+	switch {
+	case s.stopped:
+		fmt.Fprintf(c.stderr, "promptfmt: stopped at a record that failed, after %d %s; %s (--keep-going skips such records)\n", s.done, plural(int64(s.done), "record"), unwritten)
+	case s.bad > 0:
+		fmt.Fprintf(c.stderr, "promptfmt: %s %d %s, %d skipped\n", verb, s.done, plural(int64(s.done), "record"), s.bad)
+	default:
+		fmt.Fprintf(c.stderr, "promptfmt: %s %d %s\n", verb, s.done, plural(int64(s.done), "record"))
+	}
+}
+
+// split converts each record of dataset d (the one input) into a file of
+// -t's format under -o DIR.
+func (c *cli) split(d *provider.Dataset, j datasetJob) int {
+	target, err := lookupFormat(j.to, "")
+	switch {
+	case err != nil:
+		return c.fail(err)
+	case j.out == "":
+		return c.fail(&usageError{fmt.Sprintf("converting a dataset to %s writes a file a record: give -o DIR", target.name)})
+	case target.name == "promptfile":
+		return c.fail(&usageError{"a dataset converts to prompt files through another format: a prompt store draws each file's ID (convert -t stf -o DIR first)"})
+	case j.inputs != "":
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
+	}
+	if fi, err := os.Stat(j.out); err == nil && !fi.IsDir() {
+		return c.fail(&usageError{fmt.Sprintf("-o %s: a dataset is split into a directory, a file a record", j.out)})
+	}
+	if err := os.MkdirAll(j.out, 0o755); err != nil {
+		return c.fail(err)
+	}
+	name := j.args[0]
+	display := (&input{name: name}).display()
+	in, size, closeIn, err := c.openInput(name)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer closeIn()
+	count := &countingReader{r: in}
+	r := d.NewReader(count, promptfmt.File(display))
+	files := &names{ext: target.ext}
+	bar := c.startProgress(size, "bytes")
+	defer bar.stop(c)
+	var s runStats
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			bar.stop(c)
+			return c.fail(fmt.Errorf("reading %s: %w", display, err))
+		}
+		bar.update(count.n, int64(s.done))
+		if s.ended(c.splitRecord(d, display, rec, files, target, j), j.keepGoing) {
+			break
+		}
+	}
+	bar.stop(c)
+	s.summary(c, "converted", "the files of the records before it are written")
+	return s.status()
+}
+
+// splitRecord writes one record as a file under -o DIR.
+func (c *cli) splitRecord(d *provider.Dataset, name string, rec provider.Record, files *names, target *formatInfo, j datasetJob) int {
+	in := recordInput(name, d, rec)
+	if rec.Err != nil {
+		c.report(in, rec.Err)
+		return exitInvalid
+	}
+	c.warn(in, "warning")
+	file, err := files.take(rec.ID, rec.Line)
+	if err != nil {
+		c.emit(in, diagnostic{Line: rec.Line, Severity: "error", Format: d.Name(), Message: err.Error()})
+		return exitInvalid
+	}
+	out, status := c.write(in, target, j.lossy)
+	if out == nil {
+		return status
+	}
+	return c.writeFile(filepath.Join(j.out, file), out, j.force)
+}
+
+// recordFormat writes a document as one record of dataset t.
+func recordFormat(t *provider.Dataset, id, url string) *formatInfo {
+	return &formatInfo{name: t.Name(), ext: ".jsonl", write: func(w io.Writer, doc *promptfmt.Document) error {
+		return t.NewWriter(w).Write(provider.Record{ID: id, URL: url, Doc: doc})
+	}}
+}
+
+// gather writes the inputs into dataset t, one record each: a file (a
+// directory stands for its files of a known format, in lexical order) is
+// one record, a dataset given is each of its records. The output is -o
+// FILE, replaced atomically once every record is written (a run that
+// stops writes nothing), or standard output.
+func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
+	if len(j.args) == 0 {
+		j.args = []string{"-"}
+	}
+	if fi, err := os.Stat(j.out); j.out != "" && err == nil && fi.IsDir() {
+		return c.fail(&usageError{fmt.Sprintf("-o %s is a directory: with -t %s, -o names the one file written", j.out, t.Name())})
+	}
+	// The inputs, each a dataset to stream or a file to read.
+	type source struct {
+		name, dir string
+		d         *provider.Dataset
+	}
+	var sources []source
+	var streams int
+	for _, arg := range j.args {
+		d, err := datasetOf(j.from, arg)
+		if err != nil {
+			return c.fail(err)
+		}
+		if d != nil {
+			sources = append(sources, source{name: arg, d: d})
+			streams++
+			continue
+		}
+		if arg == "-" && len(j.args) > 1 {
+			return c.fail(&usageError{"standard input cannot be one of several files to convert"})
+		}
+		files, err := expand([]string{arg}, func(name string) bool { return inTree(name, j.from) })
+		if err != nil {
+			return c.fail(err)
+		}
+		dir := ""
+		if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
+			dir = arg
+		}
+		for _, f := range files {
+			sources = append(sources, source{name: f, dir: dir})
+		}
+	}
+
+	var sink io.Writer = c.stdout
+	var file *atomicfile.File
+	if j.out != "" {
+		var err error
+		if file, err = atomicfile.Create(j.out, atomicfile.Options{Perm: 0o644, Force: j.force}); err != nil {
+			return c.writeError(j.out, err)
+		}
+		defer file.Close() // dropped unless committed
+		sink = file
+	}
+	bw := bufio.NewWriterSize(sink, 64<<10)
+
+	// The bar counts bytes of one dataset given alone, else inputs.
+	var bar *progress
+	var count *countingReader
+	if streams == 1 && len(sources) == 1 {
+		if fi, err := os.Stat(sources[0].name); err == nil && fi.Mode().IsRegular() {
+			bar = c.startProgress(fi.Size(), "bytes")
+		} else {
+			bar = c.startProgress(0, "bytes")
+		}
+	} else {
+		bar = c.startProgress(int64(len(sources)), "files")
+	}
+	defer bar.stop(c)
+
+	var s runStats
+	ids := map[string]string{} // batch: custom_id -> where it came from
+	// put writes one record (from where: a file, or a dataset's line line),
+	// refusing a custom_id written before.
+	put := func(in *input, line int, where, id, url string) int {
+		if t == provider.OpenAIBatch {
+			if prev, dup := ids[id]; dup {
+				c.emit(in, diagnostic{Line: line, Severity: "error", Format: t.Name(),
+					Message: fmt.Sprintf("the custom_id %q is %s's too (custom_ids are unique in a batch)", abbrevID(id), prev)})
+				return exitInvalid
+			}
+			ids[id] = where
+		}
+		text, status := c.write(in, recordFormat(t, id, url), j.lossy)
+		if text == nil {
+			return status
+		}
+		if _, err := bw.Write(text); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
+	}
+	done := 0
+	stop := false
+	for _, src := range sources {
+		if stop {
+			break
+		}
+		if src.d == nil {
+			in, status := c.loadForConvert(src.name, j.from, j.inputs)
+			if in != nil {
+				id := ""
+				if t == provider.OpenAIBatch {
+					id = idOf(src.name, src.dir)
+					if src.name == "-" {
+						id = lineName(1)
+					}
+				}
+				status = put(in, 0, in.display(), id, "")
+			}
+			done++
+			bar.update(int64(done), int64(s.done))
+			stop = s.ended(status, j.keepGoing)
+			continue
+		}
+		display := (&input{name: src.name}).display()
+		r0, _, closeIn, err := c.openInput(src.name)
+		if err != nil {
+			bar.stop(c)
+			return c.fail(err)
+		}
+		count = &countingReader{r: r0}
+		r := src.d.NewReader(count, promptfmt.File(display))
+		for !stop {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				closeIn()
+				bar.stop(c)
+				return c.fail(fmt.Errorf("reading %s: %w", display, err))
+			}
+			if streams == 1 && len(sources) == 1 {
+				bar.update(count.n, int64(s.done))
+			}
+			in := recordInput(display, src.d, rec)
+			status := exitInvalid
+			if rec.Err != nil {
+				c.report(in, rec.Err)
+			} else {
+				c.warn(in, "warning")
+				id, url := "", ""
+				if t == provider.OpenAIBatch {
+					id, url = rec.ID, rec.URL
+					if id == "" {
+						id = lineName(rec.Line)
+					}
+				}
+				status = put(in, rec.Line, fmt.Sprintf("%s:%d", display, rec.Line), id, url)
+			}
+			stop = s.ended(status, j.keepGoing)
+		}
+		closeIn()
+		done++
+	}
+	bar.stop(c)
+	if err := bw.Flush(); err != nil {
+		return c.fail(err)
+	}
+	unwritten := "what was printed before it stays printed"
+	if file != nil {
+		unwritten = j.out + " is not written"
+		if !s.stopped {
+			if err := file.Commit(); err != nil {
+				return c.writeError(j.out, err)
+			}
+		}
+	}
+	s.summary(c, "converted", unwritten)
+	return s.status()
+}
+
+// writeError reports a failure to write the file name as writeFile does.
+func (c *cli) writeError(name string, err error) int {
+	var we *atomicfile.Error
+	if !errors.As(err, &we) {
+		return c.fail(err)
+	}
+	msg := we.Reason()
+	if we.Forcible() {
+		msg += " (use --force)"
+	}
+	c.emit(&input{name: name}, diagnostic{Severity: "error", Message: msg})
+	return exitInvalid
+}
+
+// checkDataset reads every record of a dataset and reports each problem,
+// warnings as errors, as check does for files; then a summary line.
+func (c *cli) checkDataset(d *provider.Dataset, name string) int {
+	display := (&input{name: name}).display()
+	in, size, closeIn, err := c.openInput(name)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer closeIn()
+	count := &countingReader{r: in}
+	r := d.NewReader(count, promptfmt.File(display))
+	bar := c.startProgress(size, "bytes")
+	defer bar.stop(c)
+	var s runStats
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			bar.stop(c)
+			return c.fail(fmt.Errorf("reading %s: %w", display, err))
+		}
+		bar.update(count.n, int64(s.done+s.bad))
+		in := recordInput(display, d, rec)
+		status := exitOK
+		switch {
+		case rec.Err != nil:
+			c.report(in, rec.Err)
+			status = exitInvalid
+		case len(rec.Doc.Warnings) > 0:
+			c.warn(in, "error")
+			status = exitInvalid
+		}
+		s.ended(status, true)
+	}
+	bar.stop(c)
+	n := s.done + s.bad
+	line := fmt.Sprintf("promptfmt: checked %d %s of %s", n, plural(int64(n), "record"), display)
+	if s.bad > 0 {
+		line += fmt.Sprintf(", %d with problems", s.bad)
+	}
+	fmt.Fprintln(c.stderr, line)
+	return s.status()
+}
+
+// messagesDataset prints the messages of every record, as a JSON array
+// with one element a record (its messages, as messages prints a file's).
+// Decision: a record that does not read stops it, and the array is left
+// open, so that what was printed does not parse as the whole answer.
+func (c *cli) messagesDataset(d *provider.Dataset, name string) int {
+	display := (&input{name: name}).display()
+	in, _, closeIn, err := c.openInput(name)
+	if err != nil {
+		return c.fail(err)
+	}
+	defer closeIn()
+	r := d.NewReader(in, promptfmt.File(display))
+	out := bufio.NewWriterSize(c.stdout, 64<<10)
+	defer out.Flush()
+	out.WriteString("[")
+	var buf bytes.Buffer
+	n := 0
+	for ; ; n++ {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			out.Flush()
+			return c.fail(fmt.Errorf("reading %s: %w", display, err))
+		}
+		in := recordInput(display, d, rec)
+		if rec.Err != nil {
+			out.Flush()
+			c.report(in, rec.Err)
+			return exitInvalid
+		}
+		c.warn(in, "warning")
+		buf.Reset()
+		if err := jsonvalue.Write(&buf, rec.Doc.ForModel().Messages); err != nil {
+			return c.fail(err)
+		}
+		if n > 0 {
+			out.WriteString(",")
+		}
+		// One level deeper: each line of the record's array indented.
+		for _, line := range bytes.SplitAfter(bytes.TrimSuffix(buf.Bytes(), []byte("\n")), []byte("\n")) {
+			out.WriteString("\n  ")
+			out.Write(bytes.TrimSuffix(line, []byte("\n")))
+		}
+	}
+	if n == 0 {
+		out.WriteString("]\n")
+	} else {
+		out.WriteString("\n]\n")
+	}
+	if err := out.Flush(); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+// checkDatasets checks the datasets among args (named, or .jsonl files
+// under a directory that read as one) and returns the other arguments,
+// for check to read as documents (a directory's documents: its datasets
+// are not among them). ok is false when check should return status.
+func (c *cli) checkDatasets(args []string, format string) (rest []string, status int, ok bool) {
+	found, err := expand(args, func(name string) bool { return inDatasetTree(name, format) })
+	if err != nil {
+		return nil, c.fail(err), false
+	}
+	given := map[string]bool{}
+	for _, f := range found {
+		d, err := datasetOf(format, f)
+		if err != nil {
+			return nil, c.fail(err), false
+		}
+		if d != nil {
+			given[f] = true
+			status = max(status, c.checkDataset(d, f))
+		}
+	}
+	for _, arg := range args {
+		if !given[arg] {
+			rest = append(rest, arg)
+		}
+	}
+	return rest, status, true
+}
