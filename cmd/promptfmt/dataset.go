@@ -227,28 +227,37 @@ func (c *cli) split(d *provider.Dataset, j datasetJob) int {
 	files := &names{ext: target.ext}
 	bar := c.startProgress(size, "bytes")
 	defer bar.stop(c)
+	pool := c.newFilePool(j.force)
 	var s runStats
-	for {
+	for !pool.drain(c) {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
+			pool.close(c)
 			bar.stop(c)
 			return c.fail(fmt.Errorf("reading %s: %w", display, err))
 		}
 		bar.update(count.n, int64(s.done))
-		if s.ended(c.splitRecord(d, display, rec, files, target, j), j.keepGoing) {
+		if s.ended(c.splitRecord(d, display, rec, files, target, j, pool), j.keepGoing) {
 			break
 		}
+	}
+	if failed := pool.close(c); failed > 0 {
+		// A file that could not be written ends the run, whatever
+		// --keep-going says: the next would likely fail too (a full disk).
+		s.done -= failed
+		s.bad += failed
+		s.stopped = true
 	}
 	bar.stop(c)
 	s.summary(c, "converted", "the files of the records before it are written")
 	return s.status()
 }
 
-// splitRecord writes one record as a file under -o DIR.
-func (c *cli) splitRecord(d *provider.Dataset, name string, rec provider.Record, files *names, target *formatInfo, j datasetJob) int {
+// splitRecord converts one record and hands its file to the pool.
+func (c *cli) splitRecord(d *provider.Dataset, name string, rec provider.Record, files *names, target *formatInfo, j datasetJob, pool *filePool) int {
 	in := recordInput(name, d, rec)
 	if rec.Err != nil {
 		c.report(in, rec.Err)
@@ -264,7 +273,8 @@ func (c *cli) splitRecord(d *provider.Dataset, name string, rec provider.Record,
 	if out == nil {
 		return status
 	}
-	return c.writeFile(filepath.Join(j.out, file), out, j.force)
+	pool.write(filepath.Join(j.out, file), out)
+	return exitOK
 }
 
 // recordFormat writes a document as one record of dataset t.
@@ -346,22 +356,29 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 	defer bar.stop(c)
 
 	var s runStats
-	ids := map[string]string{} // batch: custom_id -> where it came from
-	// put writes one record (from where: a file, or a dataset's line line),
-	// refusing a custom_id written before.
-	put := func(in *input, line int, where, id, url string) int {
-		if t == provider.OpenAIBatch {
-			if prev, dup := ids[id]; dup {
-				c.emit(in, diagnostic{Line: line, Severity: "error", Format: t.Name(),
-					Message: fmt.Sprintf("the custom_id %q is %s's too (custom_ids are unique in a batch)", abbrevID(id), prev)})
-				return exitInvalid
-			}
-			ids[id] = where
+	// ids are the custom_ids written to a batch, each with where it came
+	// from: its source's index, and its line in a dataset.
+	var ids seenSet
+	// fresh reports whether the custom_id of a record of source i (line
+	// line of a dataset) is new, else prints why not.
+	fresh := func(in *input, i, line int, id string) bool {
+		if t != provider.OpenAIBatch {
+			return true
 		}
-		text, status := c.write(in, recordFormat(t, id, url), j.lossy)
-		if text == nil {
-			return status
+		prev, dup := ids.add(id, uint64(i)<<32|uint64(line))
+		if !dup {
+			return true
 		}
+		where := sources[prev>>32].name
+		if l := prev & (1<<32 - 1); l > 0 {
+			where = fmt.Sprintf("%s:%d", (&input{name: where}).display(), l)
+		}
+		c.emit(in, diagnostic{Line: line, Severity: "error", Format: t.Name(),
+			Message: fmt.Sprintf("the custom_id %q is %s's too (custom_ids are unique in a batch)", abbrevID(id), where)})
+		return false
+	}
+	// put writes a converted record.
+	put := func(text []byte) int {
 		if _, err := bw.Write(text); err != nil {
 			return c.fail(err)
 		}
@@ -369,27 +386,56 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 	}
 	done := 0
 	stop := false
-	for _, src := range sources {
-		if stop {
-			break
-		}
-		if src.d == nil {
-			in, status := c.loadForConvert(src.name, j.from, j.inputs)
-			if in != nil {
-				id := ""
-				if t == provider.OpenAIBatch {
-					id = idOf(src.name, src.dir)
-					if src.name == "-" {
-						id = lineName(1)
+	for i := 0; i < len(sources) && !stop; i++ {
+		if sources[i].d == nil {
+			// A run of files: read and converted on all cores, used in order.
+			end := i
+			for end < len(sources) && sources[end].d == nil {
+				end++
+			}
+			type loaded struct {
+				in     *input
+				id     string
+				text   []byte
+				status int
+				diag   []byte
+			}
+			ordered(end-i, func(k int) loaded {
+				src := sources[i+k]
+				var diag bytes.Buffer
+				fc := *c
+				fc.stdout, fc.stderr = &diag, &diag
+				var l loaded
+				l.in, l.status = fc.loadForConvert(src.name, j.from, j.inputs)
+				if l.in != nil {
+					if t == provider.OpenAIBatch {
+						l.id = idOf(src.name, src.dir)
+						if src.name == "-" {
+							l.id = lineName(1)
+						}
+					}
+					l.text, l.status = fc.write(l.in, recordFormat(t, l.id, ""), j.lossy)
+				}
+				l.diag = diag.Bytes()
+				return l
+			}, func(k int, l loaded) bool {
+				c.stderr.Write(l.diag)
+				status := l.status
+				if l.text != nil {
+					status = exitInvalid
+					if fresh(l.in, i+k, 0, l.id) {
+						status = put(l.text)
 					}
 				}
-				status = put(in, 0, in.display(), id, "")
-			}
-			done++
-			bar.update(int64(done), int64(s.done))
-			stop = s.ended(status, j.keepGoing)
+				done++
+				bar.update(int64(done), int64(s.done))
+				stop = s.ended(status, j.keepGoing)
+				return !stop
+			})
+			i = end - 1
 			continue
 		}
+		src := sources[i]
 		display := (&input{name: src.name}).display()
 		r0, _, closeIn, err := c.openInput(src.name)
 		if err != nil {
@@ -424,7 +470,13 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 						id = lineName(rec.Line)
 					}
 				}
-				status = put(in, rec.Line, fmt.Sprintf("%s:%d", display, rec.Line), id, url)
+				if fresh(in, i, rec.Line, id) {
+					if text, st := c.write(in, recordFormat(t, id, url), j.lossy); text != nil {
+						status = put(text)
+					} else {
+						status = st
+					}
+				}
 			}
 			stop = s.ended(status, j.keepGoing)
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"hash/maphash"
 	"path/filepath"
 	"strings"
 
@@ -106,11 +107,10 @@ func idOf(file, dir string) string {
 // Decision: two names that differ only in case are the same file on the
 // file systems of macOS and Windows, so they collide everywhere: a split
 // writes the same files on every system. Only names from custom_ids are
-// remembered (a fine-tuning file's lines are unique), about 50 bytes a
-// record; OpenAI's batches hold at most 50,000.
+// remembered (a fine-tuning file's lines are unique), by their hash.
 type names struct {
 	ext  string
-	seen map[string]int // lower-cased name -> line that took it
+	seen seenSet // lower-cased names, with the line that took each
 }
 
 // take returns the file name of the record of line line with custom_id
@@ -123,15 +123,36 @@ func (n *names) take(id string, line int) (string, error) {
 	if len(name) > maxName {
 		return "", fmt.Errorf("the custom_id %q is too long for a file name (%d bytes escaped, most systems take %d)", abbrevID(id), len(name), maxName)
 	}
-	key := strings.ToLower(name)
-	if prev, dup := n.seen[key]; dup {
+	if prev, dup := n.seen.add(strings.ToLower(name), uint64(line)); dup {
 		return "", fmt.Errorf("the custom_id %q would be written to %s, as the request of line %d was (custom_ids are unique in a batch; names that differ only in case are one file on some systems)", abbrevID(id), name, prev)
 	}
-	if n.seen == nil {
-		n.seen = map[string]int{}
-	}
-	n.seen[key] = line
 	return name, nil
+}
+
+// seenSet remembers strings, each with a value, by a 128-bit hash of it
+// (hash/maphash under two random seeds): 16 bytes a string however long,
+// so that the names and custom_ids of millions of records take tens of
+// megabytes, not hundreds. Two strings share a hash with a probability of
+// about n²/2¹²⁹ (1e-27 for a million): never in practice, and the seeds
+// are drawn at random, so no input can aim at it.
+type seenSet struct {
+	seeds [2]maphash.Seed
+	m     map[[2]uint64]uint64
+}
+
+// add records key with val, unless it was added before: then it returns
+// the earlier value, and dup.
+func (s *seenSet) add(key string, val uint64) (prev uint64, dup bool) {
+	if s.m == nil {
+		s.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+		s.m = map[[2]uint64]uint64{}
+	}
+	h := [2]uint64{maphash.String(s.seeds[0], key), maphash.String(s.seeds[1], key)}
+	if prev, dup = s.m[h]; dup {
+		return prev, true
+	}
+	s.m[h] = val
+	return 0, false
 }
 
 // abbrevID cuts a custom_id for a message.

@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -384,4 +386,31 @@ func TestProgress(t *testing.T) {
 	stdin := &progress{unit: "bytes"}
 	stdin.done, stdin.recs = 3e6, 9
 	assert.Equal(t, "9 records, 1.5 MB/s", stdin.line(2*time.Second))
+}
+
+// ordered hands results over in order however the loads finish, keeps
+// at most a window of them ahead, and starts no load once use stops it.
+func TestOrdered(t *testing.T) {
+	var started, used, ahead atomic.Int64
+	var got []int
+	ordered(2000, func(i int) int {
+		if n := started.Add(1) - used.Load(); n > ahead.Load() {
+			ahead.Store(n) // racy max, enough to see a bound
+		}
+		time.Sleep(time.Duration(rand.IntN(50)) * time.Microsecond)
+		return i
+	}, func(i, v int) bool {
+		used.Add(1)
+		got = append(got, v)
+		return i < 1499
+	})
+	require.Len(t, got, 1500)
+	for i, v := range got {
+		require.Equal(t, i, v)
+	}
+	window := int64(8 * runtime.GOMAXPROCS(0))
+	assert.LessOrEqual(t, ahead.Load(), window+1, "loads ahead of use")
+	time.Sleep(10 * time.Millisecond)
+	assert.LessOrEqual(t, started.Load(), int64(1500)+window, "no load starts after use stops")
+	ordered(0, func(int) int { panic("no load") }, func(int, int) bool { panic("no use") })
 }
