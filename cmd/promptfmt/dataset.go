@@ -296,37 +296,28 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 	if fi, err := os.Stat(j.out); j.out != "" && err == nil && fi.IsDir() {
 		return c.fail(&usageError{fmt.Sprintf("-o %s is a directory: with -t %s, -o names the one file written", j.out, t.Name())})
 	}
-	// The inputs, each a dataset to stream or a file to read.
-	type source struct {
-		name, dir string
-		d         *provider.Dataset
-	}
-	var sources []source
-	var streams int
+	g := &gathering{c: c, t: t, j: j}
 	for _, arg := range j.args {
 		d, err := datasetOf(j.from, arg)
-		if err != nil {
+		switch {
+		case err != nil:
 			return c.fail(err)
-		}
-		if d != nil {
-			sources = append(sources, source{name: arg, d: d})
-			streams++
+		case d != nil:
+			g.groups = append(g.groups, group{name: arg, d: d})
 			continue
-		}
-		if arg == "-" && len(j.args) > 1 {
+		case arg == "-" && len(j.args) > 1:
 			return c.fail(&usageError{"standard input cannot be one of several files to convert"})
 		}
 		files, err := expand([]string{arg}, func(name string) bool { return inTree(name, j.from) })
 		if err != nil {
 			return c.fail(err)
 		}
-		dir := ""
+		gr := group{name: arg, files: files}
 		if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
-			dir = arg
+			gr.dir = arg
 		}
-		for _, f := range files {
-			sources = append(sources, source{name: f, dir: dir})
-		}
+		g.groups = append(g.groups, gr)
+		g.files += len(files)
 	}
 
 	var sink io.Writer = c.stdout
@@ -339,165 +330,203 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 		defer file.Close() // dropped unless committed
 		sink = file
 	}
-	bw := bufio.NewWriterSize(sink, 64<<10)
-
-	// The bar counts bytes of one dataset given alone, else inputs.
-	var bar *progress
-	var count *countingReader
-	if streams == 1 && len(sources) == 1 {
-		if fi, err := os.Stat(sources[0].name); err == nil && fi.Mode().IsRegular() {
-			bar = c.startProgress(fi.Size(), "bytes")
-		} else {
-			bar = c.startProgress(0, "bytes")
+	g.out = bufio.NewWriterSize(sink, 64<<10)
+	// The bar counts the bytes of one dataset given alone, else inputs.
+	if g.alone = len(g.groups) == 1 && g.groups[0].d != nil; g.alone {
+		size := int64(0)
+		if fi, err := os.Stat(g.groups[0].name); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
 		}
+		g.bar = c.startProgress(size, "bytes")
 	} else {
-		bar = c.startProgress(int64(len(sources)), "files")
+		g.bar = c.startProgress(int64(g.files+len(g.groups)), "files")
 	}
-	defer bar.stop(c)
+	defer g.bar.stop(c)
 
-	var s runStats
-	// ids are the custom_ids written to a batch, each with where it came
-	// from: its source's index, and its line in a dataset.
-	var ids seenSet
-	// fresh reports whether the custom_id of a record of source i (line
-	// line of a dataset) is new, else prints why not.
-	fresh := func(in *input, i, line int, id string) bool {
-		if t != provider.OpenAIBatch {
-			return true
+	for i := range g.groups {
+		if g.s.stopped {
+			break
 		}
-		prev, dup := ids.add(id, uint64(i)<<32|uint64(line))
-		if !dup {
-			return true
+		var status int
+		if g.groups[i].d != nil {
+			status = g.stream(i)
+		} else {
+			g.readFiles(i)
 		}
-		where := sources[prev>>32].name
-		if l := prev & (1<<32 - 1); l > 0 {
-			where = fmt.Sprintf("%s:%d", (&input{name: where}).display(), l)
+		if status != exitOK {
+			return status // reading failed
 		}
-		c.emit(in, diagnostic{Line: line, Severity: "error", Format: t.Name(),
-			Message: fmt.Sprintf("the custom_id %q is %s's too (custom_ids are unique in a batch)", abbrevID(id), where)})
-		return false
 	}
-	// put writes a converted record.
-	put := func(text []byte) int {
-		if _, err := bw.Write(text); err != nil {
-			return c.fail(err)
-		}
-		return exitOK
-	}
-	done := 0
-	stop := false
-	for i := 0; i < len(sources) && !stop; i++ {
-		if sources[i].d == nil {
-			// A run of files: read and converted on all cores, used in order.
-			end := i
-			for end < len(sources) && sources[end].d == nil {
-				end++
-			}
-			type loaded struct {
-				in     *input
-				id     string
-				text   []byte
-				status int
-				diag   []byte
-			}
-			ordered(end-i, func(k int) loaded {
-				src := sources[i+k]
-				var diag bytes.Buffer
-				fc := *c
-				fc.stdout, fc.stderr = &diag, &diag
-				var l loaded
-				l.in, l.status = fc.loadForConvert(src.name, j.from, j.inputs)
-				if l.in != nil {
-					if t == provider.OpenAIBatch {
-						l.id = idOf(src.name, src.dir)
-						if src.name == "-" {
-							l.id = lineName(1)
-						}
-					}
-					l.text, l.status = fc.write(l.in, recordFormat(t, l.id, ""), j.lossy)
-				}
-				l.diag = diag.Bytes()
-				return l
-			}, func(k int, l loaded) bool {
-				c.stderr.Write(l.diag)
-				status := l.status
-				if l.text != nil {
-					status = exitInvalid
-					if fresh(l.in, i+k, 0, l.id) {
-						status = put(l.text)
-					}
-				}
-				done++
-				bar.update(int64(done), int64(s.done))
-				stop = s.ended(status, j.keepGoing)
-				return !stop
-			})
-			i = end - 1
-			continue
-		}
-		src := sources[i]
-		display := (&input{name: src.name}).display()
-		r0, _, closeIn, err := c.openInput(src.name)
-		if err != nil {
-			bar.stop(c)
-			return c.fail(err)
-		}
-		count = &countingReader{r: r0}
-		r := src.d.NewReader(count, promptfmt.File(display))
-		for !stop {
-			rec, err := r.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				closeIn()
-				bar.stop(c)
-				return c.fail(fmt.Errorf("reading %s: %w", display, err))
-			}
-			if streams == 1 && len(sources) == 1 {
-				bar.update(count.n, int64(s.done))
-			}
-			in := recordInput(display, src.d, rec)
-			status := exitInvalid
-			if rec.Err != nil {
-				c.report(in, rec.Err)
-			} else {
-				c.warn(in, "warning")
-				id, url := "", ""
-				if t == provider.OpenAIBatch {
-					id, url = rec.ID, rec.URL
-					if id == "" {
-						id = lineName(rec.Line)
-					}
-				}
-				if fresh(in, i, rec.Line, id) {
-					if text, st := c.write(in, recordFormat(t, id, url), j.lossy); text != nil {
-						status = put(text)
-					} else {
-						status = st
-					}
-				}
-			}
-			stop = s.ended(status, j.keepGoing)
-		}
-		closeIn()
-		done++
-	}
-	bar.stop(c)
-	if err := bw.Flush(); err != nil {
+	g.bar.stop(c)
+	if err := g.out.Flush(); err != nil {
 		return c.fail(err)
 	}
 	unwritten := "what was printed before it stays printed"
 	if file != nil {
 		unwritten = j.out + " is not written"
-		if !s.stopped {
+		if !g.s.stopped {
 			if err := file.Commit(); err != nil {
 				return c.writeError(j.out, err)
 			}
 		}
 	}
-	s.summary(c, "converted", unwritten)
-	return s.status()
+	g.s.summary(c, "converted", unwritten)
+	return g.s.status()
+}
+
+// gathering is a gather's state.
+type gathering struct {
+	c      *cli
+	t      *provider.Dataset
+	j      datasetJob
+	groups []group
+	files  int // of all groups
+	out    *bufio.Writer
+	bar    *progress
+	alone  bool // one dataset given alone: the bar counts its bytes
+	done   int  // inputs done, for the bar
+	s      runStats
+	// ids are the custom_ids written to a batch, each with where it came
+	// from: its group, and its file's index or its line in a dataset.
+	ids seenSet
+}
+
+// group is an argument: a dataset to stream, or files to read (a
+// directory's, or the file itself).
+type group struct {
+	name, dir string
+	d         *provider.Dataset
+	files     []string
+}
+
+// fresh reports whether the custom_id of a record (of group i, at k: a
+// file's index, or a dataset's line) is new, else prints why not.
+func (g *gathering) fresh(in *input, i, k int, id string) bool {
+	if g.t != provider.OpenAIBatch {
+		return true
+	}
+	prev, dup := g.ids.add(id, uint64(i)<<32|uint64(k))
+	if !dup {
+		return true
+	}
+	pg, pk := g.groups[prev>>32], int(prev&(1<<32-1))
+	where := ""
+	if pg.d != nil {
+		where = fmt.Sprintf("%s:%d", (&input{name: pg.name}).display(), pk)
+	} else {
+		where = (&input{name: pg.files[pk]}).display()
+	}
+	line := 0
+	if g.groups[i].d != nil {
+		line = k
+	}
+	g.c.emit(in, diagnostic{Line: line, Severity: "error", Format: g.t.Name(),
+		Message: fmt.Sprintf("the custom_id %q is %s's too (custom_ids are unique in a batch)", abbrevID(id), where)})
+	return false
+}
+
+// put writes a record converted.
+func (g *gathering) put(text []byte) int {
+	if _, err := g.out.Write(text); err != nil {
+		return g.c.fail(err)
+	}
+	return exitOK
+}
+
+// readFiles writes the files of group i: read and converted on all
+// cores, written in order.
+func (g *gathering) readFiles(i int) {
+	gr := g.groups[i]
+	type loaded struct {
+		in     *input
+		id     string
+		text   []byte
+		status int
+		diag   []byte
+	}
+	ordered(len(gr.files), func(k int) loaded {
+		name := gr.files[k]
+		var diag bytes.Buffer
+		fc := *g.c
+		fc.stdout, fc.stderr = &diag, &diag
+		var l loaded
+		l.in, l.status = fc.loadForConvert(name, g.j.from, g.j.inputs)
+		if l.in != nil {
+			if g.t == provider.OpenAIBatch {
+				l.id = idOf(name, gr.dir)
+				if name == "-" {
+					l.id = lineName(1)
+				}
+			}
+			l.text, l.status = fc.write(l.in, recordFormat(g.t, l.id, ""), g.j.lossy)
+		}
+		l.diag = diag.Bytes()
+		return l
+	}, func(k int, l loaded) bool {
+		g.c.stderr.Write(l.diag)
+		status := l.status
+		if l.text != nil {
+			status = exitInvalid
+			if g.fresh(l.in, i, k, l.id) {
+				status = g.put(l.text)
+			}
+		}
+		g.done++
+		g.bar.update(int64(g.done), int64(g.s.done))
+		return !g.s.ended(status, g.j.keepGoing)
+	})
+}
+
+// stream writes the records of the dataset of group i. It returns what
+// ends the command when reading fails, else exitOK.
+func (g *gathering) stream(i int) int {
+	c, gr := g.c, g.groups[i]
+	display := (&input{name: gr.name}).display()
+	in, _, closeIn, err := c.openInput(gr.name)
+	if err != nil {
+		g.bar.stop(c)
+		return c.fail(err)
+	}
+	defer closeIn()
+	count := &countingReader{r: in}
+	r := gr.d.NewReader(count, promptfmt.File(display))
+	for !g.s.stopped {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			g.bar.stop(c)
+			return c.fail(fmt.Errorf("reading %s: %w", display, err))
+		}
+		if g.alone {
+			g.bar.update(count.n, int64(g.s.done))
+		}
+		in := recordInput(display, gr.d, rec)
+		status := exitInvalid
+		if rec.Err != nil {
+			c.report(in, rec.Err)
+		} else {
+			c.warn(in, "warning")
+			id, url := "", ""
+			if g.t == provider.OpenAIBatch {
+				id, url = rec.ID, rec.URL
+				if id == "" {
+					id = lineName(rec.Line)
+				}
+			}
+			if g.fresh(in, i, rec.Line, id) {
+				if text, st := c.write(in, recordFormat(g.t, id, url), g.j.lossy); text != nil {
+					status = g.put(text)
+				} else {
+					status = st
+				}
+			}
+		}
+		g.s.ended(status, g.j.keepGoing)
+	}
+	g.done++
+	return exitOK
 }
 
 // writeError reports a failure to write the file name as writeFile does.

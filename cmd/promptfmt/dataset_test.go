@@ -227,6 +227,15 @@ func TestDatasetFileNames(t *testing.T) {
 	_, errOut, status = runCmd(t, "", "convert", "-t", "openai-batch", two)
 	require.Equal(t, exitInvalid, status)
 	assert.Contains(t, errOut, filepath.Join(two, "a.stf")+`: the custom_id "a" is `+filepath.Join(two, "a.md")+`'s too (custom_ids are unique in a batch)`)
+
+	// A batch given twice: each custom_id again, at its line.
+	batch := jsonlData + "batch.jsonl"
+	stdout, errOut, status = runCmd(t, "", "convert", "--keep-going", "-t", "openai-batch", batch, batch)
+	require.Equal(t, exitInvalid, status)
+	assert.Equal(t, batch+`:1: the custom_id "request-1" is `+batch+`:1's too (custom_ids are unique in a batch)`+"\n"+
+		batch+`:2: the custom_id "request-2" is `+batch+`:2's too (custom_ids are unique in a batch)`+"\n"+
+		"promptfmt: converted 2 records, 2 skipped\n", headlines(errOut))
+	assert.Equal(t, 2, strings.Count(stdout, "\n"))
 }
 
 // The escape is reversible and its names are safe: ASCII, no separator,
