@@ -379,6 +379,9 @@ func (c *cli) runMessages(args []string) int {
 		"(Anthropic has no message names: without --lossy the example fails on\n"+
 		"\"Ross\"); --lossy changes it instead and prints each change on stderr.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
-		"in strict mode unless it says strict: false, and split into messages.", false,
+		"in strict mode unless it says strict: false, and split into messages.\n"+
+		"A dataset (.jsonl, a conversation a line) prints an array holding each\n"+
+		"record's messages; a record that does not read stops it, the array left\n"+
+		"open, so that what was printed does not parse as the whole.", false,
 		func(d *promptfmt.Document) any { return d.ForModel().Messages })
 }

@@ -13,6 +13,11 @@
 //	promptfmt prompty render | pdl render ...     the text a template renders to
 //	promptfmt help [FORMAT|COMMAND]               a format's syntax on one page
 //
+// Datasets, JSON Lines files of conversations (OpenAI's fine-tuning files
+// and Batch API input, .jsonl), are read and written as streams: convert
+// splits one into a file a record or gathers files into one, check and
+// messages read every record (promptfmt help openai-jsonl).
+//
 // A directory stands for the files under it in a known format, hidden ones
 // skipped; they are read on all cores and reported in lexical order.
 // The format comes from -f or from the file's extension. Exit status: 0
