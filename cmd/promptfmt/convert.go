@@ -89,12 +89,13 @@ func (c *cli) runConvert(args []string) int {
 			"one, -o DIR gets a file a record, named by its custom_id (bytes other than\n"+
 			"letters, digits, - _ . written %XX) or its line (line-000042.stf). Into one\n"+
 			"(-t DATASET), the files given (a directory's in lexical order) and the\n"+
-			"records of datasets given are written a record each, to -o FILE (replaced\n"+
-			"atomically once all are written) or to standard output; a batch request's\n"+
-			"custom_id is its file's path without extension. A record that does not\n"+
-			"read or convert stops the run, named FILE:LINE:COL; --keep-going reports\n"+
-			"it, skips it and goes on (exit status 1 either way). A progress bar shows\n"+
-			"on a terminal. See promptfmt help openai-jsonl, help openai-batch.\n\n"+
+			"records of datasets given (with -f DATASET, a directory's datasets) are\n"+
+			"written a record each, to -o FILE (replaced atomically once all are\n"+
+			"written) or to standard output; a batch request's custom_id is its\n"+
+			"file's path without extension. A record that does not read or convert\n"+
+			"stops the run, named FILE:LINE:COL; --keep-going reports it, skips it and\n"+
+			"goes on (exit status 1 either way). A progress bar shows on a terminal.\n"+
+			"See promptfmt help openai-jsonl, help openai-batch.\n\n"+
 			"Into prompt files (-t promptfile), -o DIR is a prompt store, made if\n"+
 			"missing: each file converted becomes a new prompt in it, named P<n>.prompt\n"+
 			"by an ID the store draws (never one a .prompt file there holds, never one\n"+

@@ -55,6 +55,9 @@ const sniffLen = 64 << 10
 // else, for a .jsonl file, the one its first record is. nil when the
 // file is no dataset (a directory is none).
 func datasetOf(format, file string) (*provider.Dataset, error) {
+	if fi, err := os.Stat(file); file != "-" && err == nil && fi.IsDir() {
+		return nil, nil
+	}
 	if d := datasetNamed(format); d != nil {
 		return d, nil
 	}
@@ -120,6 +123,9 @@ func (c *cli) convertDataset(j datasetJob) (status int, ok bool) {
 		d, err := datasetOf(j.from, arg)
 		if err != nil {
 			return c.fail(err), true
+		}
+		if fi, err := os.Stat(arg); err == nil && fi.IsDir() && datasetNamed(j.from) != nil {
+			return c.fail(&usageError{fmt.Sprintf("%s is a directory: a dataset is split from its file", arg)}), true
 		}
 		if d != nil && len(j.args) > 1 {
 			return c.fail(&usageError{"a dataset is split on its own: give it alone (each of its records becomes a file under -o DIR)"}), true
@@ -307,6 +313,17 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 			continue
 		case arg == "-" && len(j.args) > 1:
 			return c.fail(&usageError{"standard input cannot be one of several files to convert"})
+		}
+		if datasetNamed(j.from) != nil {
+			// -f DATASET: a directory stands for its datasets of that kind.
+			found, err := expand([]string{arg}, func(name string) bool { return inDatasetTree(name, j.from) })
+			if err != nil {
+				return c.fail(err)
+			}
+			for _, f := range found {
+				g.groups = append(g.groups, group{name: f, d: datasetNamed(j.from)})
+			}
+			continue
 		}
 		files, err := expand([]string{arg}, func(name string) bool { return inTree(name, j.from) })
 		if err != nil {

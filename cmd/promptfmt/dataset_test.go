@@ -113,6 +113,19 @@ func TestDatasetConvertBatch(t *testing.T) {
 		assert.True(t, sameMessages(want[i], got[i]), "request %d", i+1)
 	}
 
+	// -f DATASET: a directory stands for its datasets of that kind.
+	data := filepath.Join(dir, "data")
+	require.NoError(t, os.MkdirAll(data, 0o755))
+	for _, name := range []string{"batch.jsonl", "guide.jsonl"} {
+		b, err := os.ReadFile(jsonlData + name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(data, name), b, 0o600))
+	}
+	stdout, errOut, status = runCmd(t, "", "convert", "-f", "openai-batch", "-t", "openai-batch", data)
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "promptfmt: converted 2 records\n", errOut, "batch.jsonl's; guide.jsonl is a fine-tuning file")
+	assert.Equal(t, 2, strings.Count(stdout, `"custom_id":"request-`))
+
 	// A fine-tuning file into a batch: each line named by its line.
 	stdout, errOut, status = runCmd(t, "", "convert", "-t", "openai-batch", jsonlData+"guide.jsonl")
 	require.Equal(t, exitOK, status, errOut)
@@ -335,6 +348,7 @@ func TestDatasetUsage(t *testing.T) {
 		{[]string{"convert", "-t", "stf", "-o", dir, neither}, "cannot tell whether " + neither + " is openai-jsonl or openai-batch from its first record: give -f FORMAT"},
 		{[]string{"convert", "-t", "stf", "-o", dir, "-"}, "cannot tell the format of standard input"},
 		{[]string{"convert", "--keep-going", "-t", "stf", "../../testdata/examples/review.md"}, "--keep-going applies to datasets"},
+		{[]string{"convert", "-f", "openai-jsonl", "-t", "stf", "-o", dir, jsonlData}, jsonlData + " is a directory: a dataset is split from its file"},
 	} {
 		_, errOut, status := runCmd(t, "", tc.args...)
 		assert.Equal(t, exitUsage, status, "%v: %s", tc.args, errOut)
