@@ -356,7 +356,13 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 		}
 		g.bar = c.startProgress(size, "bytes")
 	} else {
-		g.bar = c.startProgress(int64(g.files+len(g.groups)), "files")
+		inputs := g.files // each file, and each dataset
+		for _, gr := range g.groups {
+			if gr.d != nil {
+				inputs++
+			}
+		}
+		g.bar = c.startProgress(int64(inputs), "files")
 	}
 	defer g.bar.stop(c)
 
