@@ -290,6 +290,7 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 		}
 		return 0
 	})
+	errs = onePerPart(errs)
 	stale := false // the text changed, so a Nearest offered for it is stale
 	for _, e := range errs {
 		switch e.Thing {
@@ -353,6 +354,27 @@ func (a *adapter) fixMessage(i int, errs []*UnsupportedError) bool {
 		}
 	}
 	return true
+}
+
+// onePerPart keeps one error for each refused part (errs sorted with the
+// parts first): a part refused twice is changed once, else the second
+// change would fall on the part after it. A refusal that offers no
+// nearest part wins (the part goes), else the first offer is taken.
+func onePerPart(errs []*UnsupportedError) []*UnsupportedError {
+	out := errs[:0:0]
+	for _, e := range errs {
+		if e.Thing == ThingPart && len(out) > 0 {
+			last := out[len(out)-1]
+			if last.Thing == ThingPart && last.Part == e.Part {
+				if last.NearestPart != nil && e.NearestPart == nil {
+					out[len(out)-1] = e
+				}
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // remove deletes message i; its comments move before the message after it.

@@ -267,3 +267,32 @@ func TestAdaptNearestNotStale(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []ContentPart{Text("look\nhere\n")}, got.Messages[0].Content)
 }
+
+// A part refused twice is changed once: dropping it twice would drop the
+// part after it too.
+func TestAdaptPartRefusedTwice(t *testing.T) {
+	doc := &Document{Messages: []Message{{Role: "user", Content: []ContentPart{
+		Text("keep me"), {Kind: KindAudio, Value: "aGk=", Detail: "low"}, Text("and me"),
+	}}}}
+	check := func(d *Document) error {
+		var errs []error
+		for j, p := range d.Messages[0].Content {
+			if p.Kind == KindAudio {
+				errs = append(errs,
+					&UnsupportedError{Format: "x", Thing: ThingPart, Part: j, What: "audio"},
+					&UnsupportedError{Format: "x", Thing: ThingPart, Part: j, What: "a detail"})
+			}
+		}
+		return errors.Join(errs...)
+	}
+	got, changes, err := Adapt(doc, check)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || got.Messages[0].Text() != "keep me\nand me" && got.Messages[0].Text() != "keep meand me" {
+		t.Fatalf("changes %v, text %q", changes, got.Messages[0].Text())
+	}
+	if n := len(got.Messages[0].Content); n != 2 {
+		t.Fatalf("%d parts left: %v", n, got.Messages[0].Content)
+	}
+}

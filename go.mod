@@ -11,6 +11,7 @@ require (
 	github.com/cbroglie/mustache v1.4.2
 	github.com/dustin/go-humanize v1.0.1
 	github.com/google/dotprompt/go v0.0.0-20251121213842-db5416a4f7ce
+	github.com/invopop/jsonschema v0.13.0
 	github.com/json-iterator/go v1.1.12
 	github.com/nikolalohinski/gonja/v2 v2.9.1
 	github.com/pkg/errors v0.9.1
@@ -24,7 +25,6 @@ require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
 	github.com/goccy/go-yaml v1.18.0 // indirect
-	github.com/invopop/jsonschema v0.13.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/mailru/easyjson v0.9.1 // indirect
 	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a // indirect

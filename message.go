@@ -1,8 +1,11 @@
 // Package promptfmt is the shared model that every format package of this
 // module reads into and writes from: a Document holds Messages, a Message
-// holds ContentParts. The package knows no format; the formats live in the
-// subpackages prompty, stf, prapti, pdl and promptfile, each with the same
-// face:
+// holds ContentParts, and the Request holds what the document asks of a
+// model beyond its messages (model, sampling settings, tools, output
+// schema). The package knows no format; the formats live in the
+// subpackages prompty, stf, prapti, pdl, promptfile, dotprompt and
+// provider (request bodies of OpenAI, Anthropic and Gemini), each with the
+// same face, [Format], listed by package formats:
 //
 //	Parse(src []byte, opts ...Option) (*promptfmt.Document, error)
 //	Write(w io.Writer, doc *promptfmt.Document, opts ...Option) error
@@ -20,11 +23,13 @@
 //     that into lossy conversion: it changes exactly those things until the
 //     writer accepts the document, and lists each [Change].
 //
-// The package provider maps the messages a model receives to OpenAI's,
-// Anthropic's and Gemini's request bodies.
+// What a model is sent of a document is [Document.ForModel]: written by a
+// provider's format with the option [Send], it is that provider's request
+// body.
 package promptfmt
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -306,16 +311,31 @@ func marshal(v any) ([]byte, error) { return jsonvalue.Encode(v) }
 // writer takes the result as a request body (provider's formats), with no
 // metadata to refuse.
 func (d *Document) ForModel() *Document {
-	out := &Document{Request: d.Request.Clone(), Messages: d.LLMMessages()}
-	for i := range out.Messages {
-		m := out.Messages[i].Clone()
-		if r, ok := toolReply(m); ok {
-			m.Content = []ContentPart{r}
-		}
-		m.Metadata, m.KeyLines = nil, nil
-		out.Messages[i] = m
+	out := &Document{Request: d.Request.Clone(), Messages: make([]Message, 0, len(d.Messages))}
+	for m := range d.Sent() {
+		out.Messages = append(out.Messages, m.Clone())
 	}
 	return out
+}
+
+// Sent yields the messages ForModel holds, one at a time, without
+// building the list (for a writer that streams them): each shares its
+// content with d's message, so it is read, not changed.
+func (d *Document) Sent() iter.Seq[Message] {
+	return func(yield func(Message) bool) {
+		for _, m := range d.Messages {
+			if m.Disabled || m.Hidden() {
+				continue
+			}
+			if r, ok := toolReply(m); ok {
+				m.Content = []ContentPart{r}
+			}
+			m.Metadata, m.KeyLines = nil, nil
+			if !yield(m) {
+				return
+			}
+		}
+	}
 }
 
 // toolReply returns the tool_result a tool message of text holds when its

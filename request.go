@@ -230,15 +230,15 @@ func cloneMap(m map[string]any) map[string]any {
 }
 
 // EqualRequests reports whether a and b hold the same settings. Lines are
-// ignored and schemas compare as JSON values; a nil Stop or Tools differs
-// from an empty one (a body may say "stop": []).
+// ignored, NaN equals NaN, and schemas compare as JSON values; a nil Stop
+// or Tools differs from an empty one (a body may say "stop": []).
 func EqualRequests(a, b Request) bool {
 	return a.Model == b.Model &&
-		equalPtr(a.Temperature, b.Temperature) && equalPtr(a.TopP, b.TopP) &&
+		equalFloat(a.Temperature, b.Temperature) && equalFloat(a.TopP, b.TopP) &&
 		equalPtr(a.TopK, b.TopK) && equalPtr(a.MaxTokens, b.MaxTokens) &&
 		(a.Stop == nil) == (b.Stop == nil) && slices.Equal(a.Stop, b.Stop) &&
 		equalPtr(a.Seed, b.Seed) &&
-		equalPtr(a.FrequencyPenalty, b.FrequencyPenalty) && equalPtr(a.PresencePenalty, b.PresencePenalty) &&
+		equalFloat(a.FrequencyPenalty, b.FrequencyPenalty) && equalFloat(a.PresencePenalty, b.PresencePenalty) &&
 		(a.Tools == nil) == (b.Tools == nil) &&
 		slices.EqualFunc(a.Tools, b.Tools, func(x, y Tool) bool {
 			return x.Name == y.Name && x.Description == y.Description && x.Strict == y.Strict &&
@@ -254,9 +254,14 @@ func equalPtr[T comparable](a, b *T) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
 }
 
+// equalFloat is equalPtr with NaN equal to itself, as jsonvalue.Equal
+// has it: a request holding NaN is the same request.
+func equalFloat(a, b *float64) bool {
+	return a == nil && b == nil || a != nil && b != nil && jsonvalue.Equal(*a, *b)
+}
+
+// equalSchema: nil (no schema) equals only nil. jsonvalue.Equal alone
+// would tell two nil maps apart.
 func equalSchema(a, b map[string]any) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return jsonvalue.Equal(a, b)
+	return a == nil && b == nil || a != nil && b != nil && jsonvalue.Equal(a, b)
 }

@@ -3,6 +3,7 @@ package promptfmt
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -107,6 +108,23 @@ func TestRequestCloneAndEqual(t *testing.T) {
 	c.Lines = nil
 	if !EqualRequests(fullRequest(), c) {
 		t.Error("Lines are part of the value")
+	}
+	if nan := (Request{Temperature: ptr(math.NaN())}); !EqualRequests(nan, nan.Clone()) {
+		t.Error("NaN is not the same request")
+	}
+	// No schema equals no schema (jsonvalue.Equal tells nil maps apart).
+	x, y := Request{Tools: []Tool{{Name: "f"}}, Output: &Output{}}, Request{Tools: []Tool{{Name: "f"}}, Output: &Output{}}
+	if !EqualRequests(x, y) {
+		t.Error("a tool or output without a schema differs from itself")
+	}
+	y.Output.Schema = map[string]any{}
+	if EqualRequests(x, y) {
+		t.Error("no schema equals an empty one")
+	}
+	// Without schemas: a tool its host defines, JSON mode.
+	bare := Request{Tools: []Tool{{Name: "f"}}, Output: &Output{}}
+	if !EqualRequests(bare, bare.Clone()) {
+		t.Error("a request without schemas does not equal itself")
 	}
 	a, b := &Document{Request: fullRequest()}, &Document{}
 	if Equal(a, b) {

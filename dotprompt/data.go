@@ -109,7 +109,7 @@ func dataPart(v any) (promptfmt.ContentPart, error) {
 			return promptfmt.ContentPart{}, fmt.Errorf("media is %T, want an object", p["media"])
 		}
 		ct := str(md, "contentType")
-		return promptfmt.ContentPart{Kind: mediaKind(ct), Value: str(md, "url"), MediaType: ct}, nil
+		return promptfmt.ContentPart{Kind: mediaKind(str(md, "url"), ct), Value: str(md, "url"), MediaType: ct}, nil
 	}
 	return promptfmt.ContentPart{}, fmt.Errorf("a part with neither text nor media: Dotprompt's history holds text and media only")
 }

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/mediatype"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
@@ -22,13 +25,21 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
 		return nil, err
 	}
-	doc, err := parse(src)
+	doc, yamlStart, err := parse(src)
+	if err == nil {
+		kept := takeRequest(doc, src, yamlStart)
+		if l, ok := doc.Layout.(*layout); ok {
+			l.kept = kept
+		}
+	}
 	return s.Finish(doc, err)
 }
 
-func parse(src []byte) (*promptfmt.Document, error) {
+// parse reads src with its front matter whole in Meta (Parse then moves
+// the settings into the Request) and returns where the YAML starts.
+func parse(src []byte) (*promptfmt.Document, int, error) {
 	if err := diag.CheckUTF8(format, src); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	doc := &promptfmt.Document{}
 	start := lines.SkipBOM(src)
@@ -36,58 +47,81 @@ func parse(src []byte) (*promptfmt.Document, error) {
 		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	body, end := start, len(src)
-	yamlStart, yamlEnd, next, err := frontMatter(src, start)
+	open, yamlStart, yamlEnd, next, err := frontMatter(src, start)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if yamlStart >= 0 {
+	if open >= 0 {
+		if pre := src[start:open]; bytes.Contains(pre, []byte("#")) {
+			// A licence header before the front matter: a comment,
+			// which Write puts back.
+			line, _ := lines.Position(src, start)
+			text := strings.TrimSuffix(lines.ToLF(string(pre)), "\n")
+			doc.Comments = []promptfmt.Comment{{Format: format, Text: text, Part: -1, Line: line}}
+		}
 		node, meta, err := yamlmeta.Decode(format, src, yamlStart, yamlEnd)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		doc.Meta = meta
 		if node != nil {
 			doc.MetaNode = node
 		}
-		// With front matter the runtimes trim the template's ends.
-		body = next
-		for body < end && isSpace(src[body]) {
-			body++
+		if err := checkSchemas(src, yamlStart, doc); err != nil {
+			return nil, 0, err
 		}
-		for end > body && isSpace(src[end-1]) {
-			end--
-		}
+		// With front matter the runtimes trim the template's ends of
+		// white space (Unicode's, as strings.TrimSpace).
+		rest := string(src[next:end])
+		body = next + len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
+		end = next + len(strings.TrimRightFunc(rest, unicode.IsSpace))
+		end = max(end, body)
 	}
-	msgs, err := messages(src, body, end)
+	msgs, lay, err := messages(src, body, end)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	doc.Messages = msgs
-	doc.Layout = newLayout(msgs)
-	return doc, nil
+	doc.Layout = lay
+	return doc, yamlStart, nil
 }
 
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-// frontMatter finds front matter at src[start:]: a first line "---" and
-// the next line "---" (blanks after either allowed). It returns the YAML's
-// bounds and where the body starts, or yamlStart -1 when there is none.
-func frontMatter(src []byte, start int) (yamlStart, yamlEnd, body int, err error) {
+// frontMatter finds front matter at src[start:], as Dotprompt's runtimes'
+// pattern does: lines of "#" comments or blanks may come first (a licence
+// header); then a line "---", the YAML, and the next line "---" (blanks
+// after either allowed), followed by a line break. It returns where the
+// opening "---" starts, the YAML's bounds and where the body starts, or
+// open -1 when there is no front matter (the whole source is the body).
+func frontMatter(src []byte, start int) (open, yamlStart, yamlEnd, body int, err error) {
 	sc := lines.NewScanner(src[start:])
-	s, e, next, ok := sc.Next()
-	if !ok || !delimiter(src[start+s:start+e]) {
-		return -1, 0, start, nil
-	}
-	yamlStart = start + next
 	for {
-		s, e, next, ok = sc.Next()
+		s, e, next, ok := sc.Next()
 		if !ok {
-			return 0, 0, 0, diag.Errorf(format, src, start, "front matter opened here is never closed (want a --- line)")
+			return -1, 0, 0, start, nil
+		}
+		line, eol := src[start+s:start+e], src[start+e:start+next]
+		if delimiter(line) {
+			open, yamlStart = start+s, start+next
+			break
+		}
+		// A preamble line ends at "\n" (the pattern's "#[^\n]*\n" or
+		// "[ \t]*\n"); anything else means no front matter.
+		if !bytes.HasSuffix(eol, []byte("\n")) || !(bytes.HasPrefix(line, []byte("#")) || len(bytes.Trim(line, " \t")) == 0 && len(eol) == 1) {
+			return -1, 0, 0, start, nil
+		}
+	}
+	for {
+		s, e, next, ok := sc.Next()
+		if !ok {
+			return 0, 0, 0, 0, diag.Errorf(format, src, open, "front matter opened here is never closed (want a --- line)")
 		}
 		if delimiter(src[start+s : start+e]) {
-			return yamlStart, start + s, start + next, nil
+			if next == e {
+				e := diag.Errorf(format, src, start+s, "front matter is closed by a --- that ends the file with no line break after it")
+				e.Hint = "Dotprompt's runtimes then read the whole file, YAML included, as the template: end the line"
+				return 0, 0, 0, 0, e
+			}
+			return open, yamlStart, start + s, start + next, nil
 		}
 	}
 }
@@ -104,30 +138,51 @@ var (
 var roles = map[string]string{"user": "user", "model": "assistant", "system": "system", "tool": "tool"}
 
 // messages splits src[body:end] at its top-level role markers and media
-// tags (those outside any block); everything else is template text.
-func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
+// tags (those outside any block); everything else is template text. A
+// marker's white space control ({{~role "user"}}, {{media url="u"~}})
+// strips the text beside it, as Handlebars does; the layout keeps the
+// texts, and what the markers stripped of them.
+func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	s := string(src[:end])
 	var msgs []promptfmt.Message
+	lay := &layout{set: map[string]bool{}, strip: map[[2]int]strip{}}
 	cur := promptfmt.Message{Role: "user"}
-	has := false // cur holds text that is not white space, or media
-	cur.Line, _ = lines.Position(src, body)
-	text := body // start of the text not yet placed
-	flush := func(to int) {
-		piece := s[text:to]
+	has := false                 // cur holds text that is not white space, or media
+	pos := lines.NewCounter(src) // the offsets asked only increase
+	cur.Line, _ = pos.Position(body)
+	text := body       // start of the text not yet placed
+	stripLeft := false // the marker before text ends with ~}}
+	flush := func(to int, stripRight bool) {
+		from := text
+		var st strip
+		if stripLeft { // Handlebars' "~" strips Go's \s, as raymond does
+			st.left, st.lws = true, leadingSpace(s[from:to])
+			from += len(st.lws)
+		}
+		if stripRight {
+			st.right, st.rws = true, trailingSpace(s[from:to])
+			to -= len(st.rws)
+		}
+		piece := s[from:to]
 		if strings.TrimSpace(piece) == "" {
 			return // the runtimes drop white space between markers
 		}
 		if cur.TextLine == 0 {
-			cur.TextLine, _ = lines.Position(src, text)
+			cur.TextLine, _ = pos.Position(from)
+		}
+		lay.set[piece] = true
+		if st.left || st.right {
+			st.text = piece
+			lay.strip[[2]int{len(msgs), len(cur.Content)}] = st
 		}
 		cur.Content = append(cur.Content, promptfmt.Text(piece))
 		has = true
 	}
-	var blocks []int // offsets of the open blocks
+	var blocks []block // the open blocks
 	for from := body; ; {
 		t, err := nextTag(src, s, from)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if t.start < 0 {
 			break
@@ -138,28 +193,34 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 		case t.raw:
 			continue
 		case strings.HasPrefix(inner, "#") || strings.HasPrefix(inner, "^") && inner != "^":
-			blocks = append(blocks, t.start)
+			blocks = append(blocks, block{t.start, t.end, blockName(inner[1:])})
 			continue
 		case strings.HasPrefix(inner, "/"):
 			if len(blocks) == 0 {
-				return nil, diag.Errorf(format, src, t.start, "%s closes no block", s[t.start:t.end])
+				return nil, nil, diag.Errorf(format, src, t.start, "%s closes no block", s[t.start:t.end])
+			}
+			open := blocks[len(blocks)-1]
+			if name := blockName(inner[1:]); name != open.name {
+				line, col := lines.Position(src, open.start)
+				return nil, nil, diag.Errorf(format, src, t.start, "%s does not close %s, opened at %d:%d", s[t.start:t.end], s[open.start:open.end], line, col)
 			}
 			blocks = blocks[:len(blocks)-1]
 			continue
 		case len(blocks) > 0:
 			continue
 		}
+		tildeOpen, tildeClose := s[t.start+2] == '~', s[t.end-3] == '~'
 		if m := roleTag.FindStringSubmatch(inner); m != nil {
 			name := m[1] + m[2]
 			role, ok := roles[name]
 			if !ok {
 				e := diag.Errorf(format, src, t.start, "unknown role %q", name)
 				e.Hint = `the roles are "system", "user", "model" and "tool"`
-				return nil, e
+				return nil, nil, e
 			}
-			flush(t.start)
-			text = t.end
-			line, _ := lines.Position(src, t.start)
+			flush(t.start, tildeOpen)
+			text, stripLeft = t.end, tildeClose
+			line, _ := pos.Position(t.start)
 			if has {
 				msgs = append(msgs, cur)
 				cur, has = promptfmt.Message{}, false
@@ -179,27 +240,50 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, error) {
 			if url == "" {
 				continue // not a part the runtimes make: kept as text
 			}
-			flush(t.start)
-			text = t.end
-			cur.Content = append(cur.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: url, MediaType: ct})
+			flush(t.start, tildeOpen)
+			text, stripLeft = t.end, tildeClose
+			cur.Content = append(cur.Content, promptfmt.ContentPart{Kind: mediaKind(url, ct), Value: url, MediaType: ct})
 			has = true
 		}
 	}
 	if len(blocks) > 0 {
 		o := blocks[len(blocks)-1]
-		t, _ := nextTag(src, s, o)
-		return nil, diag.Errorf(format, src, o, "block %s is never closed", s[o:t.end])
+		return nil, nil, diag.Errorf(format, src, o.start, "block %s is never closed", s[o.start:o.end])
 	}
-	flush(end)
+	flush(end, false)
 	if has {
 		msgs = append(msgs, cur)
 	}
-	return msgs, nil
+	return msgs, lay, nil
 }
 
-// mediaKind is the part kind of a media type: image/… and audio/…, else a
-// file.
-func mediaKind(ct string) promptfmt.Kind {
+// block is an open block's tag, and its name, which its end must repeat
+// ({{#if x}} ... {{/if}}), as Handlebars requires.
+type block struct {
+	start, end int
+	name       string
+}
+
+// blockName is the name of a block's tag, after its "#", "^" or "/": the
+// helper or value ({{#each xs}}: each), a partial block's partial, a
+// decorator's name.
+func blockName(s string) string {
+	s = strings.TrimLeft(s, "*> \t\r\n")
+	if i := strings.IndexAny(s, " \t\r\n~}("); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// mediaKind is the part kind of a media part: image/… and audio/…, else a
+// file, by its content type, or when it has none by the type its url says
+// (a data: URL's own, else its extension's: internal/mediatype), as a
+// model's API would take "photo.jpg" (the part's MediaType stays as
+// written).
+func mediaKind(url, ct string) promptfmt.Kind {
+	if ct == "" {
+		ct = mediatype.OfURL(url)
+	}
 	switch {
 	case strings.HasPrefix(ct, "image/"):
 		return promptfmt.KindImage
@@ -230,7 +314,10 @@ func nextTag(src []byte, s string, from int) (tag, error) {
 			n++
 		}
 		if n == 1 {
-			from = i + 2
+			// Escaped: raymond's lexer takes every "{" that follows as
+			// text too ("\{{{{x}}" is the text "{{{{x}}").
+			for from = i + 2; from < len(s) && s[from] == '{'; from++ {
+			}
 			continue
 		}
 		rest := s[i:]
@@ -284,21 +371,47 @@ func tagHead(s string) string {
 	return "tag " + `"` + s + `"`
 }
 
-// layout is what Parse keeps in Document.Layout: the texts as read. They
-// are template source, which Write writes as it is; any other text is
-// what the model is to receive, and is escaped.
-type layout struct{ set map[string]bool }
-
-func newLayout(msgs []promptfmt.Message) *layout {
-	l := &layout{set: map[string]bool{}}
-	for _, m := range msgs {
-		for _, p := range m.Content {
-			if p.Kind == promptfmt.KindText {
-				l.set[p.Value] = true
-			}
-		}
-	}
-	return l
+// layout is what Parse keeps in Document.Layout: the texts as read (set)
+// and, by message and part, the texts that a marker beside strips of
+// white space. The texts are template source, which Write writes as it
+// is, with the markers' white space control; any other text is what the
+// model is to receive, and is escaped.
+type layout struct {
+	set   map[string]bool
+	strip map[[2]int]strip
+	// kept is what takeRequest read from the front matter, so that an
+	// unchanged setting is written back as written (Picoschema stays
+	// Picoschema).
+	kept *homes.Kept
 }
 
+// strip is a text read beside a marker that strips white space: left for
+// a marker before it ({{role "user"~}}), right for one after it; lws and
+// rws are the white space stripped.
+type strip struct {
+	text        string
+	left, right bool
+	lws, rws    string
+}
+
+// leadingSpace and trailingSpace are the white space at the ends of s
+// that Handlebars' "~" strips: Go's \s in raymond, [\t\n\f\r ].
+func leadingSpace(s string) string  { return s[:len(s)-len(strings.TrimLeft(s, stripped))] }
+func trailingSpace(s string) string { return s[len(strings.TrimRight(s, stripped)):] }
+
+const stripped = "\t\n\f\r "
+
 func (l *layout) isSource(s string) bool { return l != nil && l.set[s] }
+
+// stripOf is how the markers beside text, part j of message i, strip
+// it, when Parse read that text there.
+func (l *layout) stripOf(i, j int, text string) strip {
+	if l == nil {
+		return strip{}
+	}
+	st, ok := l.strip[[2]int{i, j}]
+	if !ok || st.text != text {
+		return strip{}
+	}
+	return st
+}

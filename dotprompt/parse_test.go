@@ -2,6 +2,7 @@ package dotprompt_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -46,6 +47,10 @@ func TestParse(t *testing.T) {
 			{Kind: promptfmt.KindAudio, Value: "gs://b/c.mp3", MediaType: "audio/mpeg"},
 			{Kind: promptfmt.KindFile, Value: "https://x/d"},
 		}}}},
+		{"media without a content type: the kind its url says", "{{media url=\"https://x/cat.JPG?s=1\"}}{{media url='data:audio/wav;base64,AAAA'}}", []msg{{"user", []promptfmt.ContentPart{
+			{Kind: promptfmt.KindImage, Value: "https://x/cat.JPG?s=1"},
+			{Kind: promptfmt.KindAudio, Value: "data:audio/wav;base64,AAAA"},
+		}}}},
 		{"media from a variable is text", "{{media url=photo}}", []msg{{"user", []promptfmt.ContentPart{text("{{media url=photo}}")}}}},
 		{"history and section stay text", "{{role \"system\"}}S{{history}}{{section \"q\"}}", []msg{{"system", []promptfmt.ContentPart{text("S{{history}}{{section \"q\"}}")}}}},
 		{"string argument holding }}", "{{json \"}}\"}}{{role \"model\"}}x", []msg{{"user", []promptfmt.ContentPart{text("{{json \"}}\"}}")}}, {"assistant", []promptfmt.ContentPart{text("x")}}}},
@@ -68,8 +73,11 @@ func TestParseMeta(t *testing.T) {
 	src := "---\n# the model\nmodel: googleai/gemini-2.0-flash\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    name: string, the name\nmyext.flag: true\n---\nHi\n"
 	doc, err := Parse([]byte(src))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"model": "googleai/gemini-2.0-flash", "config": map[string]any{"temperature": 0.5},
-		"input": map[string]any{"schema": map[string]any{"name": "string, the name"}}, "myext.flag": true}, doc.Meta)
+	assert.Equal(t, map[string]any{"input": map[string]any{"schema": map[string]any{"name": "string, the name"}}, "myext.flag": true}, doc.Meta,
+		"Meta keeps what the Request does not hold")
+	assert.Equal(t, "googleai/gemini-2.0-flash", doc.Request.Model)
+	assert.Equal(t, 0.5, *doc.Request.Temperature)
+	assert.Equal(t, map[string]int{"model": 3, "temperature": 5}, doc.Request.Lines)
 	var out bytes.Buffer
 	require.NoError(t, Write(&out, doc))
 	assert.Equal(t, src, out.String(), "fmt keeps the front matter as written")
@@ -82,6 +90,8 @@ func TestParseErrors(t *testing.T) {
 		{"Hi {{!-- x }}", "1:4: tag \"{{!-- x }}\" is never closed with --}}"},
 		{"a\n{{#if x}}b", "2:1: block {{#if x}} is never closed"},
 		{"a{{/if}}", "1:2: {{/if}} closes no block"},
+		{"{{#if a}}\n{{#each xs}}x{{/if}}{{/each}}", "2:14: {{/if}} does not close {{#each xs}}, opened at 2:1"},
+		{"{{^a}}x{{/b}}", "1:8: {{/b}} does not close {{^a}}, opened at 1:1"},
 		{"{{role \"assistant\"}}x", "1:1: unknown role \"assistant\""},
 		{"{{role \"user\"}}}x", "1:14: tag \"{{role \"user\"}}}x\" is closed with }}}"},
 		{"---\n[1]\n---\n", "2:1: front matter: want a mapping"},
@@ -105,7 +115,7 @@ func TestRoundTrip(t *testing.T) {
 	m := promptfmt.NewMessage
 	for _, doc := range []*promptfmt.Document{
 		{Messages: []promptfmt.Message{m("user", "Hi {not a tag}")}},
-		{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "Hi"), m("assistant", "\nHello\n"), m("user", "  again")}},
+		{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "Hi"), m("assistant", "\nHello\n"), m("user", "  again")}},
 		{Meta: map[string]any{"title": "t"}, Messages: []promptfmt.Message{m("user", "needs a marker")}},
 		{Messages: []promptfmt.Message{m("system", "a { b } }} c"), m("tool", "r\r\ns\n")}},
 		{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{text("See "),
@@ -142,11 +152,10 @@ func TestWriteRefuses(t *testing.T) {
 		{&promptfmt.Document{Messages: []promptfmt.Message{tool}}, promptfmt.ThingPart, "tool_call part"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{m("narrator", "x")}}, promptfmt.ThingRole, "the role"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", " \n")}}, promptfmt.ThingMessages, "white space"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", `a {{b}}`)}}, promptfmt.ThingText, "not this file's template"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", `a\`), m("user", "b")}}, promptfmt.ThingText, "backslash at the end"},
-		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a{"), m("user", "b")}}, promptfmt.ThingText, `"{" at the end`},
-		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a"), m("user", "}b")}}, promptfmt.ThingText, `"}" at the start`},
-		{&promptfmt.Document{Meta: map[string]any{"model": "m"}, Messages: []promptfmt.Message{m("user", "a\n")}}, promptfmt.ThingText, "end of the file"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{m("user", "a <<<dotprompt:role:model>>> b")}}, promptfmt.ThingText, "no escape keeps them text"},
+		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a/<b>", MediaType: "image/png"}}}}}, promptfmt.ThingPart, "angle bracket"},
+		{&promptfmt.Document{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "a\u00a0")}}, promptfmt.ThingText, "end of the file"},
+		{&promptfmt.Document{Request: promptfmt.Request{Model: "m"}, Messages: []promptfmt.Message{m("user", "a\n")}}, promptfmt.ThingText, "end of the file"},
 		{&promptfmt.Document{Meta: map[string]any{"prompt-id": "P1"}}, promptfmt.ThingMeta, "PromptCritical"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "aGk=", MediaType: "image/png"}}}}}, promptfmt.ThingPart, "data, not a URL"},
 		{&promptfmt.Document{Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{{Kind: promptfmt.KindImage, Value: "https://a", MediaType: "audio/x"}}}}}, promptfmt.ThingPart, "read it as a audio"},
@@ -192,4 +201,46 @@ func TestSniffDetect(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Hi")}}))
 	assert.True(t, Format.Sniff(out.Bytes()), out.String())
+}
+
+// Front matter as Dotprompt's runtimes find it: "#" comment and blank
+// lines may come first (a licence header, kept as a comment that fmt
+// writes back); the closing --- needs a line break after it, else the
+// runtimes read the whole file as the template, an error here.
+func TestFrontMatterBounds(t *testing.T) {
+	src := "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n\n---\nmodel: m\n---\n{{role \"system\"}}Hi {{x}}"
+	doc, err := Parse([]byte(src))
+	require.NoError(t, err)
+	assert.Equal(t, "m", doc.Request.Model)
+	require.Len(t, doc.Comments, 1)
+	assert.Equal(t, promptfmt.Comment{Format: "dotprompt", Text: "# Copyright 2026 Ann\n#   SPDX-License-Identifier: Apache-2.0\n", Part: -1, Line: 1}, doc.Comments[0])
+	var out bytes.Buffer
+	require.NoError(t, Write(&out, doc))
+	assert.Equal(t, src+"\n", out.String())
+	assert.True(t, Format.Sniff([]byte(src)))
+	tpl, err := Load([]byte(src))
+	require.NoError(t, err)
+	got, err := tpl.Render(context.Background(), map[string]any{"x": "there"})
+	require.NoError(t, err)
+	assert.Equal(t, []promptfmt.Message{{Role: "system", Content: []promptfmt.ContentPart{text("Hi there")}}}, got.Messages)
+
+	// Not a header: the whole file is the body.
+	doc, err = Parse([]byte("# Title\nText\n---\nmodel: m\n---\n"))
+	require.NoError(t, err)
+	assert.Nil(t, doc.Meta)
+
+	_, err = Parse([]byte("---\nmodel: m\n---"), promptfmt.File("f.prompt"))
+	assert.ErrorContains(t, err, "f.prompt:3:1: front matter is closed by a --- that ends the file with no line break after it")
+
+	// A header needs front matter after it; comments go nowhere else.
+	for _, doc := range []*promptfmt.Document{
+		{Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Part: -1}}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "x")}},
+		{Request: promptfmt.Request{Model: "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "not # a header", Part: -1}}},
+		{Request: promptfmt.Request{Model: "m"}, Comments: []promptfmt.Comment{{Format: "dotprompt", Text: "# c", Message: 1, Part: 0}}},
+	} {
+		err := Write(&bytes.Buffer{}, doc)
+		var ue *promptfmt.UnsupportedError
+		require.ErrorAs(t, err, &ue)
+		assert.Equal(t, promptfmt.ThingComment, ue.Thing, err.Error())
+	}
 }

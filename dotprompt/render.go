@@ -7,23 +7,28 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"sync"
 
 	dp "github.com/google/dotprompt/go/dotprompt"
+	"github.com/invopop/jsonschema"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/picoschema"
 )
 
 // Template is a loaded Dotprompt file, rendered by Dotprompt's own Go
 // runtime (see the package doc, Rendering).
 type Template struct {
 	src    []byte // without its byte order mark
+	file   string // the File option's
 	doc    *promptfmt.Document
+	meta   map[string]any // Render's: the front matter, named by the file
 	inputs []string
 	limits promptfmt.TemplateLimits
 	// loops is how deep {{#each}} blocks nest, partials expanded where
@@ -49,11 +54,19 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if l.MaxSource > 0 && len(src) > l.MaxSource {
 		return nil, finish(&s, renderError(fmt.Sprintf("the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource), nil))
 	}
-	doc, err := s.Finish(parse(src))
+	doc, _, err := parse(src)
+	doc, err = s.Finish(doc, err)
 	if err != nil {
 		return nil, err
 	}
 	body := src[lines.SkipBOM(src):]
+	// The runtime on the module proxy predates the licence header that
+	// Dotprompt's runtimes allow before the front matter: it is given
+	// the file from the front matter on.
+	runtimeSrc, template := body, 0
+	if open, _, _, next, _ := frontMatter(body, 0); open >= 0 {
+		runtimeSrc, template = body[open:], next
+	}
 	partials, err := readPartials(s.FS, string(body), l.MaxSource)
 	if err == nil {
 		err = checkPartials(string(body), partials, l)
@@ -61,12 +74,48 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
-	fn, err := compile(string(body), partials)
+	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
+		return nil, finish(&s, err)
+	}
+	fn, err := compile(string(runtimeSrc), partials)
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
 	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, doc: doc, inputs: declaredInputs(doc.MetaNode), limits: l, fn: fn, loops: loops, tags: tags}, nil
+	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, loops: loops, tags: tags}, nil
+}
+
+// named is meta with the name and variant the file's name gives, as
+// Dotprompt's directory store reads it, where the front matter has none:
+// "greet.formal.prompt" is the prompt greet, variant formal (the text
+// after the last dot). A partial's file (_name.prompt), or a name without
+// ".prompt", gives none.
+func named(meta map[string]any, file string) map[string]any {
+	stem, ok := strings.CutSuffix(path.Base(filepath.ToSlash(file)), ".prompt")
+	if !ok || stem == "" || strings.HasPrefix(stem, "_") {
+		return meta
+	}
+	name, variant := stem, ""
+	if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+		name, variant = stem[:i], stem[i+1:]
+	}
+	var out map[string]any
+	for k, v := range map[string]string{"name": name, "variant": variant} {
+		if _, written := meta[k]; written || v == "" {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(meta)
+			if out == nil {
+				out = map[string]any{}
+			}
+		}
+		out[k] = v
+	}
+	if out == nil {
+		return meta
+	}
+	return out
 }
 
 // compile is the runtime's Compile; the Handlebars engine reports some
@@ -77,17 +126,22 @@ func compile(src string, partials map[string]string) (fn dp.PromptFunction, err 
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials}).Compile(src, nil)
+	// The runtime compiles the schemas too, to no use here (Template's
+	// InputSchema does, as the spec has it), and fails on a named schema
+	// it does not know: any name is an empty schema to it.
+	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
+	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema}).Compile(src, nil)
 }
 
-// Inputs are the names input.schema declares (a Picoschema key without its
-// "?" and "(…)"; a JSON Schema's properties), else input.default's keys,
-// in the file's order.
+// Inputs are the properties input.schema declares (a Picoschema key
+// without its "?" and "(…)", a JSON Schema's properties), else
+// input.default's keys, in the file's order.
 func (t *Template) Inputs() []string { return t.inputs }
 
 // Render renders the template with inputs (Dotprompt's data.input, over the
 // file's input.default) and returns the messages a model receives, under
-// the file's front matter. A canceled ctx is checked before and after the
+// the file's front matter (with the name and variant its file name gives,
+// when it has none: see the package doc). A canceled ctx is checked before and after the
 // rendering (the engine itself cannot be stopped midway).
 func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	var (
@@ -149,7 +203,12 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			s.OnWarning(warnings[i])
 		}
 	}
-	return &promptfmt.Document{Meta: t.doc.Meta, MetaNode: t.doc.MetaNode, Messages: msgs, Warnings: warnings}, nil
+	rendered := &promptfmt.Document{Meta: t.meta, MetaNode: t.doc.MetaNode, Messages: msgs}
+	// The settings, as Parse reads them (its warnings about them are the
+	// file's, not the rendering's).
+	takeRequest(rendered, nil, 0)
+	rendered.Warnings = warnings
+	return rendered, nil
 }
 
 // renderError is an error of the template as a whole (the runtime gives
@@ -265,7 +324,8 @@ func (t *Template) exec(data *dp.DataArgument) (out dp.RenderedPrompt, err error
 // convert turns the runtime's messages into this package's model: "model"
 // is "assistant"; media parts take their kind from the content type. It
 // returns the bytes of text and URLs, for MaxOutput, and warnings for what
-// the model has no place for (a section's pending part).
+// the model has no place for (a section's pending part) and for a media
+// part with no url (kept, as the runtime makes it).
 func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 	var (
 		msgs     []promptfmt.Message
@@ -288,9 +348,14 @@ func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 				msg.Content = append(msg.Content, promptfmt.Text(p.Text))
 			case *dp.MediaPart:
 				size += len(p.Media.URL)
-				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
+				if p.Media.URL == "" {
+					warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): a {{media}} part with no url (an input missing?)", len(msgs)+1, role)})
+				}
+				msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(p.Media.URL, p.Media.ContentType), Value: p.Media.URL, MediaType: p.Media.ContentType})
+			case *dp.PendingPart:
+				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): the part of {{section %q}} (pending: a place Genkit fills, no content) has no place in a message here: left out", len(msgs)+1, role, fmt.Sprint(p.GetMetadata()["purpose"]))})
 			default:
-				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("a %s message's part %v has no place in a message (a {{section}} marker?): left out", role, p.GetMetadata())})
+				warnings = append(warnings, promptfmt.Warning{Format: format, Msg: fmt.Sprintf("message %d (%s): a part %T %v has no place in a message here: left out", len(msgs)+1, role, p, p.GetMetadata())})
 			}
 		}
 		msgs = append(msgs, msg)
@@ -298,39 +363,23 @@ func convert(in []dp.Message) ([]promptfmt.Message, int, []promptfmt.Warning) {
 	return msgs, size, warnings
 }
 
-// declaredInputs reads the input names from the front matter's node.
-func declaredInputs(node any) []string {
-	root, _ := node.(*yaml.Node)
-	input := mapValue(root, "input")
-	if schema := mapValue(input, "schema"); schema != nil && schema.Kind == yaml.MappingNode {
-		if props := mapValue(schema, "properties"); props != nil && props.Kind == yaml.MappingNode {
-			return keys(props, func(k string) string { return k }) // JSON Schema
-		}
-		return keys(schema, picoName)
+// declaredInputs are the properties input.schema declares (compiled, any
+// name standing for a named schema), else input.default's keys, in the
+// file's order.
+func declaredInputs(doc *promptfmt.Document) []string {
+	v, node := schemaOf(doc, "input")
+	if _, props, err := picoschema.Compile(v, node, anyName); err == nil && props != nil {
+		return props
 	}
-	if def := mapValue(input, "default"); def != nil && def.Kind == yaml.MappingNode {
-		return keys(def, func(k string) string { return k })
+	root, _ := doc.MetaNode.(*yaml.Node)
+	if def := mapValue(mapValue(root, "input"), "default"); def != nil && def.Kind == yaml.MappingNode {
+		var out []string
+		for i := 0; i+1 < len(def.Content); i += 2 {
+			out = append(out, def.Content[i].Value)
+		}
+		return out
 	}
 	return nil
-}
-
-// picoName is a Picoschema key's field name: "style?(enum, how)" is style;
-// the wildcard "(*)" is none.
-func picoName(k string) string {
-	if i := strings.IndexByte(k, '('); i >= 0 {
-		k = k[:i]
-	}
-	return strings.TrimSuffix(strings.TrimSpace(k), "?")
-}
-
-func keys(m *yaml.Node, name func(string) string) []string {
-	var out []string
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if n := name(m.Content[i].Value); n != "" {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // mapValue is the value of key in mapping node m (a document node is

@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 // specSuite is one template of Dotprompt's spec suite and its tests.
@@ -23,8 +24,15 @@ type specSuite struct {
 	Partials         map[string]string `yaml:"partials"`
 	ResolverPartials map[string]string `yaml:"resolverPartials"`
 	Tests            []struct {
-		Desc   string         `yaml:"desc"`
-		Data   map[string]any `yaml:"data"`
+		Desc string         `yaml:"desc"`
+		Data map[string]any `yaml:"data"`
+		// Options' input.default is given as Data's input, which Render
+		// puts under its inputs as it does a file's input.default.
+		Options struct {
+			Input struct {
+				Default map[string]any `yaml:"default"`
+			} `yaml:"input"`
+		} `yaml:"options"`
 		Expect struct {
 			Messages []map[string]any `yaml:"messages"`
 		} `yaml:"expect"`
@@ -76,16 +84,25 @@ func TestSpecSuite(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					doc, err := tpl.Render(context.Background(), nil, Data(data))
+					var inputs map[string]any
+					if d := tc.Options.Input.Default; d != nil {
+						inputs, data["input"] = input, d
+					}
+					doc, err := tpl.Render(context.Background(), inputs, Data(data))
 					if err != nil {
 						t.Fatal(err)
 					}
 					var want []promptfmt.Message
+					sections := 0
 					for _, m := range tc.Expect.Messages {
-						want = append(want, specMessage(t, m))
+						msg, n := specMessage(t, m)
+						want, sections = append(want, msg), sections+n
 					}
 					if !promptfmt.EqualMessages(doc.Messages, want) {
 						t.Errorf("got  %#v\nwant %#v", doc.Messages, want)
+					}
+					if len(doc.Warnings) != sections {
+						t.Errorf("%d warnings for %d section parts left out: %v", len(doc.Warnings), sections, doc.Warnings)
 					}
 				})
 			}
@@ -96,8 +113,10 @@ func TestSpecSuite(t *testing.T) {
 	}
 }
 
-// specMessage is a message as the spec writes it, in this package's model.
-func specMessage(t *testing.T, m map[string]any) promptfmt.Message {
+// specMessage is a message as the spec writes it, in this package's
+// model, and how many of its parts are a section's (metadata only, which
+// Render leaves out with a warning).
+func specMessage(t *testing.T, m map[string]any) (promptfmt.Message, int) {
 	t.Helper()
 	role := m["role"].(string)
 	if role == "model" {
@@ -107,6 +126,7 @@ func specMessage(t *testing.T, m map[string]any) promptfmt.Message {
 	if md, ok := m["metadata"].(map[string]any); ok {
 		msg.Metadata = md
 	}
+	sections := 0
 	for _, c := range m["content"].([]any) {
 		p := c.(map[string]any)
 		switch {
@@ -115,10 +135,62 @@ func specMessage(t *testing.T, m map[string]any) promptfmt.Message {
 		case p["media"] != nil:
 			md := p["media"].(map[string]any)
 			ct, _ := md["contentType"].(string)
-			msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(ct), Value: md["url"].(string), MediaType: ct})
+			msg.Content = append(msg.Content, promptfmt.ContentPart{Kind: mediaKind(md["url"].(string), ct), Value: md["url"].(string), MediaType: ct})
+		case len(p) == 1 && p["metadata"] != nil && p["metadata"].(map[string]any)["pending"] == true:
+			sections++
 		default:
 			t.Fatalf("part %v is not compared by this test", p)
 		}
 	}
-	return msg
+	return msg, sections
+}
+
+// TestSpecSchemas loads every case of the spec's picoschema.yaml (kept
+// with the compiler, internal/picoschema) as a file: it renders no
+// message, and its input and output schemas, compiled with the case's
+// named schemas, are the spec's.
+func TestSpecSchemas(t *testing.T) {
+	src, err := os.ReadFile("../internal/picoschema/testdata/picoschema.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name     string         `yaml:"name"`
+		Template string         `yaml:"template"`
+		Schemas  map[string]any `yaml:"schemas"`
+		Tests    []struct {
+			Expect map[string]any `yaml:"expect"`
+		} `yaml:"tests"`
+	}
+	if err := yaml.Unmarshal(src, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			tpl, err := Load([]byte(c.Template))
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc, err := tpl.Render(context.Background(), nil)
+			if err != nil || len(doc.Messages) != 0 {
+				t.Fatalf("rendered %v %v", doc, err)
+			}
+			for _, tc := range c.Tests {
+				for _, io := range []string{"input", "output"} {
+					schema := tpl.InputSchema
+					if io == "output" {
+						schema = tpl.OutputSchema
+					}
+					got, err := schema(c.Schemas)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, _ := tc.Expect[io].(map[string]any)
+					if !jsonvalue.Equal(got, want["schema"]) && (got != nil || want != nil) {
+						t.Errorf("%s schema\ngot  %v\nwant %v", io, got, want["schema"])
+					}
+				}
+			}
+		})
+	}
 }

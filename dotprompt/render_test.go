@@ -87,8 +87,11 @@ func TestRenderSectionWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warned) != 1 || len(doc.Warnings) != 1 {
+	if len(warned) != 1 || len(doc.Warnings) != 1 || !strings.Contains(warned[0].Msg, `message 1 (user): the part of {{section "s"}}`) {
 		t.Errorf("warnings %v", warned)
+	}
+	if !promptfmt.EqualMessages(doc.Messages, []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("a"), promptfmt.Text("b")}}}) {
+		t.Errorf("messages %v", doc.Messages)
 	}
 }
 
@@ -245,5 +248,120 @@ func TestRenderLoopBound(t *testing.T) {
 	}
 	if _, err := tpl.Render(context.Background(), map[string]any{"l": long}); err != nil {
 		t.Error(err)
+	}
+}
+
+// A file loaded with its name is named as Dotprompt's directory store
+// names it, where its front matter does not say: greet.formal.prompt is
+// the prompt greet, variant formal (after the last dot). Parse adds
+// nothing (fmt writes what the file has).
+func TestFileNames(t *testing.T) {
+	for _, c := range []struct {
+		file, src     string
+		name, variant any
+	}{
+		{"prompts/greet.formal.prompt", "Hi", "greet", "formal"},
+		{"greet.prompt", "Hi", "greet", nil},
+		{"a.b.c.prompt", "Hi", "a.b", "c"},
+		{"greet.formal.prompt", "---\nname: hello\n---\nHi", "hello", "formal"},
+		{"greet.formal.prompt", "---\nvariant: casual\nmodel: m\n---\nHi", "greet", "casual"},
+		{"_partial.prompt", "Hi", nil, nil},
+		{"greet.txt", "Hi", nil, nil},
+		{"", "Hi", nil, nil},
+	} {
+		tpl, err := Load([]byte(c.src), promptfmt.File(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := tpl.Render(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doc.Meta["name"] != c.name || doc.Meta["variant"] != c.variant {
+			t.Errorf("%s %q: name %v, variant %v", c.file, c.src, doc.Meta["name"], doc.Meta["variant"])
+		}
+		parsed, err := Parse([]byte(c.src), promptfmt.File(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := parsed.Meta["variant"]; ok != strings.Contains(c.src, "variant:") {
+			t.Errorf("%s: Parse gave a variant", c.file)
+		}
+	}
+}
+
+// A partial of a variant, {{> name.variant}}, is _name.variant.prompt,
+// in a sub-directory too, as Genkit registers it and Dotprompt's store
+// names it.
+func TestVariantPartials(t *testing.T) {
+	fsys := fstest.MapFS{
+		"_header.prompt":            {Data: []byte("plain")},
+		"_header.formal.prompt":     {Data: []byte("formal")},
+		"sub/_footer.formal.prompt": {Data: []byte("bye")},
+	}
+	tpl, err := Load([]byte("{{> header}}|{{> header.formal}}|{{> sub/footer.formal}}"), promptfmt.FS(fsys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tpl.Render(context.Background(), nil)
+	if err != nil || doc.Messages[0].Text() != "plain|formal|bye" {
+		t.Errorf("%v %v", doc, err)
+	}
+}
+
+// A media part whose url renders empty (an input not given) is kept, as
+// the runtime makes it, with a warning.
+func TestRenderEmptyMediaWarns(t *testing.T) {
+	tpl, err := Load([]byte("Look: {{media url=photo}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := tpl.Render(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Messages[0].Content) != 2 || len(doc.Warnings) != 1 || !strings.Contains(doc.Warnings[0].Msg, "no url") {
+		t.Errorf("%v %v", doc.Messages, doc.Warnings)
+	}
+	doc, err = tpl.Render(context.Background(), map[string]any{"photo": "https://x/a.webp"})
+	if err != nil || len(doc.Warnings) != 0 || doc.Messages[0].Content[1].Kind != promptfmt.KindImage {
+		t.Errorf("%v %v %v", doc.Messages, doc.Warnings, err)
+	}
+}
+
+// A helper Genkit's code registers is not here: calling one (a name
+// given arguments, in a tag or a sub-expression) is an error at Load, at
+// its place, rather than the empty text the engine would render. Values,
+// Handlebars' and Dotprompt's helpers are not calls of one.
+func TestUnknownHelpers(t *testing.T) {
+	for _, c := range []struct{ src, msg string }{
+		{"---\nmodel: m\n---\nHi\n{{#if xs}}\n{{list xs}}\n{{/if}}", "f.prompt:6:1: {{list xs}} calls list, neither"},
+		{"{{#if (eq a b)}}x{{/if}}", "f.prompt:1:1: {{#if (eq a b)}} calls eq"},
+		{"{{~#upper name~}}x{{/upper}}", "calls upper"},
+		{"{{else if x}}", ""}, // not reached: a syntax error first
+		{"{{{fmt x}}}", "calls fmt"},
+		{"{{shout name=\"x\"}}", "calls shout"},
+	} {
+		_, err := Load([]byte(c.src), promptfmt.File("f.prompt"))
+		if c.msg == "" {
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: %v, want %s", c.src, err, c.msg)
+		}
+	}
+	for _, src := range []string{
+		"{{name}} {{person.name}} {{@state.x}} {{this}} {{json x indent=2}} {{#each xs as |x|}}{{lookup ../m x}}{{/each}}",
+		"{{#ifEquals a \"b\"}}{{else if c}}{{/ifEquals}} {{media url=u}} {{role \"user\"}} {{#with (lookup m k)}}{{.}}{{/with}}",
+		"{{#section}}{{/section}} {{!-- {{list x}} --}} \\{{list x}} {{#unless (equal a b)}}{{/unless}}",
+		"---\ndescription: \"{{list x}} in YAML is no call\"\n---\nHi",
+	} {
+		if _, err := Load([]byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	fsys := fstest.MapFS{"_p.prompt": {Data: []byte("{{upper x}}")}}
+	if _, err := Load([]byte("{{> p}}"), promptfmt.FS(fsys)); err == nil || !strings.Contains(err.Error(), "partial p: {{upper x}} calls upper") {
+		t.Errorf("partial: %v", err)
 	}
 }

@@ -1,13 +1,18 @@
 package dotprompt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/picoschema"
 	"github.com/promptfmt/promptfmt/internal/promptkind"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
@@ -40,25 +45,41 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		errs = append(errs, e)
 		return e
 	}
-	frontMatter := len(doc.Meta) > 0
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	frontMatter := len(meta) > 0
+	if !frontMatter {
+		header(doc, meta, fail)
+	}
 	if frontMatter {
-		for k, v := range doc.Meta {
+		for k, v := range meta {
 			if s, _ := v.(string); promptFileKey.MatchString(k) || k == "id" && promptkind.Of([]byte("---\nid: "+s+"\n---\n")) == promptkind.PromptFile {
 				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("the key %s makes a .prompt file a PromptCritical prompt file", k))
 				e.Key = k
 			}
 		}
-		y, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
+		for _, key := range []string{"input", "output"} {
+			v, _ := schemaOf(&promptfmt.Document{Meta: meta, MetaNode: doc.MetaNode}, key)
+			if _, _, err := picoschema.Compile(v, nil, anyName); err != nil {
+				e := fail(-1, nil, promptfmt.ThingMeta, fmt.Sprintf("%s.schema: %v (Dotprompt's runtimes would refuse it)", key, err))
+				e.Key = key
+			}
+		}
+		y, err := yamlmeta.Encode(meta, doc.MetaNode)
 		if err != nil {
 			fail(-1, nil, promptfmt.ThingMeta, "front matter: "+err.Error())
 		}
-		b.WriteString("---\n" + y + "---\n")
+		b.WriteString(header(doc, meta, fail) + "---\n" + y + "---\n")
 	}
 	// The first user message needs no marker when the front matter alone
 	// says the file is Dotprompt's and the trimming of the body cannot
 	// take its leading white space.
 	bare := frontMatter && promptkind.Of([]byte(b.String())) == promptkind.Dotprompt
 	l, _ := doc.Layout.(*layout)
+	var (
+		items           []item
+		escaped, source bool // text was escaped; source text was written
+	)
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		marker, ok := markers[m.Role]
@@ -80,7 +101,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		}
 		first := i == 0 && m.Role == "user" && bare && m.Content[0].Kind == promptfmt.KindText && !startsSpace(m.Content[0].Value)
 		if !first {
-			b.WriteString(`{{role "` + marker + `"}}`)
+			items = append(items, item{tag: `role "` + marker + `"`})
 		}
 		for j, p := range m.Content {
 			last := i == len(doc.Messages)-1 && j == len(m.Content)-1
@@ -94,57 +115,208 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 					e.Part = j
 					continue
 				}
-				t := p.Value
-				if !l.isSource(t) {
-					var why string
-					t, why = escape(t, !last)
-					if why != "" {
-						fail(i, m, promptfmt.ThingText, why)
+				it := item{text: p.Value}
+				if l.isSource(p.Value) {
+					source = true
+					it.strip = l.stripOf(i, j, p.Value)
+				} else {
+					it.plain = true
+					if strings.Contains(p.Value, markerText) {
+						fail(i, m, promptfmt.ThingText, fmt.Sprintf("%q in text (Dotprompt's runtimes split what a template renders at these markers; no escape keeps them text)", markerText))
+					}
+					if strings.ContainsAny(p.Value, `{}\`) {
+						escaped = true
+						it.text = escape(p.Value)
 					}
 				}
-				// Source text too: read first in a file, it had no tag
-				// before it.
-				if strings.HasPrefix(t, "}") && !(first && j == 0) {
-					fail(i, m, promptfmt.ThingText, `a "}" at the start of the text (after the tag before it, Handlebars would read "}}}")`)
-				}
-				if last && frontMatter && strings.TrimRightFunc(t, isSpaceRune) != t {
+				if last && frontMatter && strings.TrimRightFunc(p.Value, unicode.IsSpace) != p.Value {
 					e := fail(i, m, promptfmt.ThingText, "white space at the end of the file's last text (Dotprompt trims the body of a file with front matter)")
 					if len(m.Content) == 1 {
-						near := strings.TrimRightFunc(p.Value, isSpaceRune)
+						near := strings.TrimRightFunc(p.Value, unicode.IsSpace)
 						e.Nearest = &near
 					}
 				}
-				b.WriteString(t)
+				items = append(items, it)
 			case promptfmt.KindImage, promptfmt.KindAudio, promptfmt.KindFile:
 				if why := mediaProblem(p); why != "" {
 					e := fail(i, m, promptfmt.ThingPart, why)
 					e.Part = j
 					continue
 				}
-				b.WriteString(`{{media url="` + p.Value + `"`)
+				tag := `media url="` + p.Value + `"`
 				if p.MediaType != "" {
-					b.WriteString(` contentType="` + p.MediaType + `"`)
+					tag += ` contentType="` + p.MediaType + `"`
 				}
-				b.WriteString("}}")
+				items = append(items, item{tag: tag})
 			default:
 				e := fail(i, m, promptfmt.ThingPart, fmt.Sprintf("a %s part (Dotprompt's messages hold text and media)", p.Kind))
 				e.Part = j
 			}
 		}
 	}
-	if frontMatter && !strings.HasSuffix(b.String(), "\n") {
-		b.WriteString("\n") // trimmed when read
-	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	_, err := io.WriteString(w, b.String())
+	writeItems(&b, items)
+	if frontMatter && !strings.HasSuffix(b.String(), "\n") {
+		b.WriteString("\n") // trimmed when read
+	}
+	out := b.String()
+	if escaped && !source {
+		if err := rendersBack(doc, out); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, out)
 	return err
 }
 
-func isSpaceRune(r rune) bool { return r < 0x80 && isSpace(byte(r)) }
+// header is the licence header, lines of "#" comments and blanks that
+// Parse keeps as doc's Dotprompt comment before its front matter, as
+// written; any other Dotprompt comment, or one with no front matter
+// after it (where it would be the template's text), is refused.
+func header(doc *promptfmt.Document, meta map[string]any, fail func(int, *promptfmt.Message, promptfmt.Thing, string) *promptfmt.UnsupportedError) string {
+	out := ""
+	for i, c := range doc.Comments {
+		if c.Format != format {
+			continue // CommentErrors
+		}
+		why := ""
+		switch {
+		case c.Message != 0 || c.Part != -1 || out != "":
+			why = "a Dotprompt file has comments only before its front matter"
+		case len(meta) == 0:
+			why = "a header of # lines needs front matter after it (else it is the template's text)"
+		case !isHeader(c.Text):
+			why = `a header is lines of "#" comments and blanks`
+		}
+		if why != "" {
+			e := fail(-1, nil, promptfmt.ThingComment, fmt.Sprintf("the comment %q: %s", lines.First(c.Text), why))
+			e.Line, e.Part = c.Line, i
+			continue
+		}
+		out = c.Text + "\n"
+	}
+	return out
+}
 
-func startsSpace(s string) bool { return s != "" && isSpace(s[0]) }
+// isHeader: every line of s starts with "#" or is blank.
+func isHeader(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if !strings.HasPrefix(line, "#") && strings.Trim(line, " \t") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// markerText starts the markers Dotprompt's helpers render to
+// (<<<dotprompt:role:user>>>...), which its runtimes split a rendered
+// template at.
+const markerText = "<<<dotprompt:"
+
+// item is a piece of a file's body: a tag (its inside, without braces) or
+// a text as written.
+type item struct {
+	tag  string
+	text string
+	// plain: text that is not template source (escaped). strip: how the
+	// markers beside source text stripped it, as read.
+	plain bool
+	strip strip
+}
+
+// writeItems writes the tags and texts of a body. Plain text goes on
+// lines of its own: a tag before it is written "~}}" and a line break,
+// one after it a line break and "{{~", which strip those line breaks
+// (Handlebars' white space control), where the text does not start or
+// end with white space (which "~" would strip too: Unicode's, as
+// handlebars.js reads \s). That also parts a text ending with "{"
+// ("{{{" would open a triple stash) or a backslash (it would escape the
+// tag), or starting with "}" ("}}}"), from the tag. Source text has the
+// stripping markers it was read with, and the white space they strip; one
+// that ends with "{" or starts with "}" beside a marker it was not read
+// beside (its document was edited) is parted by a space alike.
+func writeItems(b *strings.Builder, items []item) {
+	for k, it := range items {
+		if it.tag == "" {
+			b.WriteString(it.text)
+			continue
+		}
+		open, close := "{{", "}}"
+		if k > 0 && items[k-1].tag == "" {
+			prev := items[k-1]
+			switch {
+			case prev.strip.right:
+				b.WriteString(prev.strip.rws)
+				open = "{{~"
+			case prev.plain && !endsSpace(prev.text):
+				b.WriteByte('\n')
+				open = "{{~"
+			case strings.HasSuffix(prev.text, "{"):
+				b.WriteByte(' ')
+				open = "{{~"
+			}
+		}
+		if k+1 < len(items) && items[k+1].tag == "" {
+			next := items[k+1]
+			switch {
+			case next.strip.left:
+				close = "~}}" + next.strip.lws
+			case next.plain && !startsSpace(next.text):
+				close = "~}}\n"
+			case strings.HasPrefix(next.text, "}"):
+				close = "~}} "
+			}
+		}
+		b.WriteString(open + it.tag + close)
+	}
+}
+
+// rendersBack checks that the file out, loaded and rendered, gives the
+// document's messages: a last guard that escaping missed no case.
+func rendersBack(doc *promptfmt.Document, out string) error {
+	unlimited := promptfmt.Limits(promptfmt.TemplateLimits{MaxOutput: -1, MaxSource: -1, MaxSteps: -1, MaxDepth: -1, MaxBytes: -1})
+	var got []promptfmt.Message
+	tpl, err := Load([]byte(out), unlimited)
+	if err == nil {
+		var r *promptfmt.Document
+		if r, err = tpl.Render(context.Background(), nil, unlimited); err == nil {
+			got = r.Messages
+		}
+	}
+	if err != nil {
+		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "the written file does not render: " + err.Error()}
+	}
+	if promptfmt.EqualMessages(got, doc.Messages) {
+		return nil
+	}
+	for i, m := range doc.Messages {
+		if i >= len(got) || !promptfmt.EqualMessages(got[i:i+1], doc.Messages[i:i+1]) {
+			e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, Thing: promptfmt.ThingText, What: "the message does not render the same"}
+			if i < len(got) {
+				e.What += fmt.Sprintf(": %q comes back as %q", m.Text(), got[i].Text())
+			}
+			return e
+		}
+	}
+	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMessages, What: fmt.Sprintf("the messages do not render the same (%d, not %d)", len(got), len(doc.Messages))}
+}
+
+// startsSpace and endsSpace: s starts (ends) with white space, which
+// the trimming of a body with front matter or a marker's "~" would take:
+// Unicode's, and the byte order mark that handlebars.js's \s counts too.
+func startsSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return s != "" && isSpaceRune(r)
+}
+
+func endsSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return s != "" && isSpaceRune(r)
+}
+
+func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' }
 
 // hasContent reports whether m holds something Dotprompt keeps: text that
 // is not white space, or a media part.
@@ -157,24 +329,30 @@ func hasContent(m *promptfmt.Message) bool {
 	return false
 }
 
-// escape returns text written so that Handlebars prints it: each "{{" as
-// "\{{". followed says a tag is written right after it. why, when not "",
-// is what no escape can write.
-func escape(text string, followed bool) (out, why string) {
-	switch {
-	case strings.Contains(text, "{{"):
-		// Escaped ("\{{"), the text reads back as template source; until
-		// this package renders a file (and so can give "{{" back), it is
-		// refused rather than read back changed.
-		return text, `"{{" in text that is not this file's template (rendering Dotprompt files, which would give it back, is not built yet)`
-	case strings.Contains(text, `\{{`):
-		return text, `a backslash before "{{" (Handlebars reads "\{{" as an escape, and "\\{{" as a tag)`
-	case followed && strings.HasSuffix(text, `\`):
-		return text, "a backslash at the end of the text (it would escape the tag after it)"
-	case followed && strings.HasSuffix(text, "{"):
-		return text, `a "{" at the end of the text (with the tag after it, Handlebars would read "{{{")`
+// escape returns text written so that Handlebars prints it as it is:
+// each "{{" as "\{{" (the lexer takes the "{" after it as text too); a
+// "{{" after k backslashes as those, one more and an empty comment, then
+// "\{{" (k+1 backslashes before a tag print k). A "}" or "}}" outside a
+// tag is text already.
+func escape(text string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, "{{")
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		k := 0
+		for k < i && text[i-1-k] == '\\' {
+			k++
+		}
+		b.WriteString(text[:i])
+		if k > 0 {
+			b.WriteString(`\{{!}}`)
+		}
+		b.WriteString(`\{{`)
+		text = text[i+2:]
 	}
-	return strings.ReplaceAll(text, "{{", `\{{`), ""
 }
 
 // mediaProblem says why a media part cannot be a media helper, or "".
@@ -188,10 +366,13 @@ func mediaProblem(p promptfmt.ContentPart) string {
 		return fmt.Sprintf("a %s part's %s (Dotprompt's media helper takes a url and a content type)", p.Kind, f)
 	case !strings.Contains(p.Value, ":"):
 		return fmt.Sprintf("a %s part holding data, not a URL (Dotprompt's media helper takes a url)", p.Kind)
-	case strings.ContainsAny(p.Value+p.MediaType, "\"' \t\r\n"):
-		return fmt.Sprintf("a %s part whose url or content type holds a quote or white space", p.Kind)
-	case mediaKind(p.MediaType) != p.Kind:
-		return fmt.Sprintf("a %s part with the content type %q (Dotprompt would read it as a %s)", p.Kind, p.MediaType, mediaKind(p.MediaType))
+	case strings.ContainsAny(p.Value+p.MediaType, "\"'\\<> \t\r\n\f\v"):
+		// Quotes and backslashes would end or escape the helper's
+		// string; white space splits the runtime's media marker, and
+		// angle brackets could end or start one.
+		return fmt.Sprintf("a %s part whose url or content type holds a quote, backslash, angle bracket or white space", p.Kind)
+	case mediaKind(p.Value, p.MediaType) != p.Kind:
+		return fmt.Sprintf("a %s part with the content type %q (Dotprompt would read it as a %s)", p.Kind, p.MediaType, mediaKind(p.Value, p.MediaType))
 	}
 	return ""
 }

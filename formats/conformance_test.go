@@ -2,6 +2,7 @@ package formats_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -32,15 +33,16 @@ func TestRegistry(t *testing.T) {
 		require.NotEmpty(t, f.Extensions())
 		for _, ext := range f.Extensions() {
 			require.True(t, strings.HasPrefix(ext, ".") && strings.ToLower(ext) == ext, "%s: extension %q", f.Name(), ext)
+			if shared(ext) {
+				continue // the content decides (TestSniff)
+			}
 			got, err := formats.Detect("a"+strings.ToUpper(ext), nil)
 			require.NoError(t, err)
-			if !shared(ext) { // else the content decides (TestSniff)
-				require.Equal(t, f.Name(), got.Name())
-			}
+			require.Equal(t, f.Name(), got.Name())
 		}
 	}
 	_, err := formats.ByName("nope")
-	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai)`)
+	require.ErrorContains(t, err, `unknown format "nope" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, openai-responses, anthropic, gemini)`)
 	_, err = formats.Detect("a.txt", nil)
 	require.ErrorContains(t, err, "cannot tell the format of a.txt")
 }
@@ -48,47 +50,79 @@ func TestRegistry(t *testing.T) {
 // The contract, checked once for every format on the same inputs:
 //   - Write either writes a file that Parse reads, and
 //     writing what it read gives the same bytes (fmt is idempotent), and
-//     reads back the document itself when no text holds template syntax;
+//     reads back the document itself: a template format's file loaded
+//     and rendered without inputs, whatever its texts hold (escaped
+//     template syntax included); another's parsed, when no text holds
+//     template syntax;
 //     or it refuses with UnsupportedErrors of its own format only, each
 //     about a message or the document, and writes nothing;
 //   - invalid UTF-8 is a ParseError at its byte, line and column;
 //   - every ParseError's position is in the source and agrees with
 //     lines.Position.
 func TestConformance(t *testing.T) {
-	r := rand.New(rand.NewPCG(19, 1))
+	r, rr := rand.New(rand.NewPCG(19, 1)), rand.New(rand.NewPCG(21, 1))
 	for _, f := range formats.All() {
 		t.Run(f.Name(), func(t *testing.T) {
-			written := 0
+			homes, settings := requestHomes[f.Name()]
+			written, kept := 0, 0
 			for n := range 300 {
-				doc := formattest.Document(r)
+				doc := formattest.WithRequest(formattest.Document(r), rr)
+				if !settings {
+					doc.Request = promptfmt.Request{}
+				}
 				var out bytes.Buffer
 				err := f.Write(&out, doc)
 				if err != nil {
 					require.Empty(t, out.Bytes(), "case %d: a refused write writes nothing", n)
+					refused := map[string]bool{}
 					for _, e := range formattest.Flatten(err) {
 						var ue *promptfmt.UnsupportedError
 						require.True(t, errors.As(e, &ue), "case %d: a refusal that is not an UnsupportedError: %v", n, e)
 						require.Equal(t, f.Name(), ue.Format, "case %d", n)
 						require.Less(t, ue.Index, len(doc.Messages), "case %d", n)
+						if ue.Thing == promptfmt.ThingRequest {
+							require.Contains(t, doc.Request.Fields(), ue.Key, "case %d: a refusal of a setting the document does not make: %v", n, e)
+							refused[ue.Key] = true
+						}
+					}
+					// A setting without a home is refused, never dropped.
+					for _, field := range doc.Request.Fields() {
+						require.True(t, slices.Contains(homes, field) || refused[field], "case %d: %s has no home, and no refusal says so", n, field)
 					}
 					// What the format can hold of it, then, as convert --lossy does.
+					before := doc
 					if doc, _, err = promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return f.Write(io.Discard, d) }); err != nil {
 						continue
+					}
+					for _, field := range doc.Request.Fields() {
+						require.True(t, refused[field] || sameField(before, doc, field), "case %d: Adapt changed the setting %s, which was not refused", n, field)
 					}
 					out.Reset()
 					require.NoError(t, f.Write(&out, doc), "case %d: Adapt's document is refused", n)
 				}
 				written++
+				kept += len(doc.Request.Fields())
 				back, err := f.Parse(out.Bytes())
 				require.NoError(t, err, "case %d:\n%s", n, out.String())
 				var again bytes.Buffer
 				require.NoError(t, f.Write(&again, back), "case %d", n)
 				require.Equal(t, out.String(), again.String(), "case %d: writing what was read changes the file", n)
-				if !templateSyntax(doc) {
+				require.True(t, promptfmt.EqualRequests(doc.Request, back.Request), "case %d: the settings read back changed\n%s", n, out.String())
+				if tf, ok := f.(promptfmt.TemplateFormat); ok {
+					// A template's users read it loaded and rendered.
+					tpl, err := tf.Load(out.Bytes())
+					require.NoError(t, err, "case %d:\n%s", n, out.String())
+					got, err := tpl.Render(context.Background(), nil)
+					require.NoError(t, err, "case %d:\n%s", n, out.String())
+					require.True(t, promptfmt.Equal(doc, got), "case %d: renders back changed\n%s", n, out.String())
+				} else if !templateSyntax(doc) {
 					require.True(t, promptfmt.Equal(doc, back), "case %d: read back changed\n%s", n, out.String())
 				}
 			}
 			require.Greater(t, written, 100, "too few documents written to test anything")
+			if settings && len(homes) > 0 && f.Name() != "prapti" {
+				require.NotZero(t, kept, "no setting written: nothing tested")
+			}
 
 			src := []byte("ok\nbad \xff here\n")
 			_, err := f.Parse(src)
@@ -162,7 +196,7 @@ func TestSniff(t *testing.T) {
 // shared reports whether several formats read ext.
 // templateInputs are the example files that hold a template's inputs,
 // plain JSON, not a request body.
-var templateInputs = map[string]bool{"inputs.json": true, "pick.json": true}
+var templateInputs = map[string]bool{"inputs.json": true, "pick.json": true, "joke.json": true}
 
 func shared(ext string) bool {
 	n := 0
@@ -180,6 +214,40 @@ func mutate(src []byte, at int) []byte {
 		out[at] = "\"{[<|:;%#\n"[at%10]
 	}
 	return out
+}
+
+// requestHomes are the fields of a Request each format has a home for.
+var requestHomes = map[string][]string{
+	"dotprompt": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldTopK, promptfmt.FieldMaxTokens,
+		promptfmt.FieldStop, promptfmt.FieldSeed, promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty, promptfmt.FieldTools, promptfmt.FieldOutput},
+	"openai": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldMaxTokens,
+		promptfmt.FieldStop, promptfmt.FieldSeed, promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty, promptfmt.FieldTools,
+		promptfmt.FieldToolChoice, promptfmt.FieldOutput},
+	"openai-responses": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldMaxTokens,
+		promptfmt.FieldTools, promptfmt.FieldToolChoice, promptfmt.FieldOutput},
+	"stf": (&promptfmt.Request{Model: "m", Temperature: new(float64), TopP: new(float64), TopK: new(int64), MaxTokens: new(int64),
+		Stop: []string{}, Seed: new(int64), FrequencyPenalty: new(float64), PresencePenalty: new(float64), Tools: []promptfmt.Tool{},
+		ToolChoice: &promptfmt.ToolChoice{}, Output: &promptfmt.Output{}}).Fields(),
+	"prompty": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldTopK, promptfmt.FieldMaxTokens,
+		promptfmt.FieldStop, promptfmt.FieldSeed, promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty, promptfmt.FieldTools, promptfmt.FieldOutput},
+	"pdl": {promptfmt.FieldOutput},
+	// Prapti's are configuration lines: a document without them refuses
+	// every setting, and Adapt makes it what its lines set.
+	"prapti": {promptfmt.FieldModel, promptfmt.FieldTemperature, promptfmt.FieldTopP, promptfmt.FieldMaxTokens, promptfmt.FieldStop,
+		promptfmt.FieldFrequencyPenalty, promptfmt.FieldPresencePenalty},
+	"promptfile": {},
+}
+
+// sameField reports whether two documents make the same setting field.
+func sameField(a, b *promptfmt.Document, field string) bool {
+	x, y := a.Request.Clone(), b.Request.Clone()
+	for _, f := range append(x.Fields(), y.Fields()...) {
+		if f != field {
+			x.Clear(f)
+			y.Clear(f)
+		}
+	}
+	return promptfmt.EqualRequests(x, y)
 }
 
 func templateSyntax(doc *promptfmt.Document) bool {

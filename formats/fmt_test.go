@@ -21,7 +21,7 @@ import (
 // fmt(x)), and keeps the comments of YAML front matter.
 func TestFmtOverCorpora(t *testing.T) {
 	var files []string
-	for _, root := range []string{"../testdata", "../stf/testdata", "../prapti/testdata", "../pdl/testdata", "../prompty/testdata", "../promptfile/testdata", "../dotprompt/testdata"} {
+	for _, root := range []string{"../testdata", "../stf/testdata", "../prapti/testdata", "../pdl/testdata", "../prompty/testdata", "../promptfile/testdata", "../dotprompt/testdata", "../provider/testdata"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err

@@ -25,14 +25,14 @@ import (
 // All returns every format, in the order the command lists them.
 func All() []promptfmt.Format {
 	return []promptfmt.Format{prapti.Format, stf.Format, pdl.Format, promptfile.Format, prompty.Format, dotprompt.Format,
-		provider.OpenAI}
+		provider.OpenAI, provider.OpenAIResponses, provider.Anthropic, provider.Gemini}
 }
 
 // Providers returns the formats of providers' request bodies, which a
 // document is written in to be sent (promptfmt messages --as and request
 // --as): what Document.ForModel returns, in a provider's body.
 func Providers() []promptfmt.Format {
-	return []promptfmt.Format{provider.OpenAI, provider.Anthropic, provider.Gemini}
+	return []promptfmt.Format{provider.OpenAI, provider.OpenAIResponses, provider.Anthropic, provider.Gemini}
 }
 
 // Datasets returns the datasets: JSON Lines files of conversations, one

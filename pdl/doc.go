@@ -61,9 +61,10 @@
 //     keep its text as a hidden message of role RoleReasoning (see
 //     promptfmt.Message.Hidden), so that nothing read is lost and Write
 //     puts it back.
-//   - The <|schema|> turn's text is not unescaped. It goes into
-//     Document.Meta[SchemaKey] (trimmed) and, parsed, into Prompt.Schema;
-//     it never reaches the model.
+//   - The <|schema|> turn's text is not unescaped. Parsed, it goes into
+//     Prompt.Schema, its text (trimmed) into Prompt.SchemaText, and
+//     into the Document as the output the answer must match (see
+//     Settings); it never reaches the model.
 //
 // 3. Content. In user, system and assistant turns, <|media(path)|> and
 // <|raw_media(type:base64)|> become image parts, the rest text parts
@@ -108,6 +109,32 @@
 // message names the rendered line; text that a value made (through
 // | safe) has no place in the file, and the message gives its rendered
 // line and column.
+//
+// # Settings
+//
+// The schema turn is what PDL asks of a model beyond its turns. Decision:
+// when its schema has a JSON Schema (schema.Schema.JSONSchema: str,
+// int, float, bool, arrays and objects of them, bounds as minLength and
+// maxLength, minimum and maximum, minItems and maxItems, every field of
+// an object required and no other key allowed), Parse makes it
+// Document.Request.Output (Schema that JSON Schema, at the turn's line)
+// and Meta holds no schema; otherwise (yesno, code and tasklist are
+// extraction modes, which no JSON Schema says, anywhere in the schema),
+// or when non-strict reading could not parse it, the text stays in
+// Meta[SchemaKey] as before, without a warning: it is PDL's own. Two
+// differences stay in the mapping, written in JSONSchema's documentation:
+// str bounds count bytes where JSON Schema counts characters, and an int
+// takes no 1.0, which JSON Schema's integer does.
+//
+// Write writes the output back as the schema turn: the text as written
+// while the output is unchanged ([int{min:1}] stays so), else the
+// schema's canonical form (schema.FromJSONSchema). It refuses
+// (promptfmt.ThingRequest) a JSON Schema no PDL schema says (a field not
+// required, a "format", a union type, JSON of any shape), an output's
+// name, description or strict (offering the schema alone, which Adapt
+// takes), and every other setting: PDL has no place for a model, a
+// temperature or tools. A Meta schema that would read back as an output
+// (Meta[SchemaKey] "int" in a document without one) is refused too.
 //
 // # Writing
 //

@@ -19,6 +19,7 @@ func FuzzParse(f *testing.F) {
 		"<|user|>\nlook <|raw_media(png:" + png + ")|> &lt;|x|&gt; {% raw %}{{ y }}{% endraw %}",
 		"<|user|>\na\n<|reasoning|>\nr\n<|assistant|>\n\n<|user|>\nb <|media(x.png)|>",
 		"\r\n<|USER|>\r\n<|foo|>\r{#",
+		"<|schema|>\n{ a: [str {max: 3}], 'b c': float { min: -0.5 } }\n<|user|>\nq", "<|schema|>\nyesno\n<|user|>\nq",
 	} {
 		f.Add([]byte(s))
 	}

@@ -27,12 +27,16 @@ const SchemaKey = "schema"
 
 // Prompt is a parsed PDL file.
 type Prompt struct {
-	// Document holds the messages; Meta[SchemaKey] is the schema turn's
-	// text, trimmed, when there is one.
+	// Document holds the messages, and the schema turn: as the
+	// Request's output when its schema has a JSON Schema, else as its
+	// text, trimmed, in Meta[SchemaKey].
 	Document *promptfmt.Document
 	// Schema is the schema turn parsed; nil without one (or, in non-strict
-	// mode, when it did not parse).
-	Schema *schema.Schema
+	// mode, when it did not parse). SchemaText is its text, trimmed:
+	// Meta[SchemaKey] holds it too unless the Request's output does (see
+	// the package documentation).
+	Schema     *schema.Schema
+	SchemaText string
 	// Rendered is the text the template rendered to.
 	Rendered string
 }
@@ -128,7 +132,11 @@ func (c *config) loadDoc(src []byte) (*Prompt, error) {
 	if err := p.split(); err != nil {
 		return nil, err
 	}
-	return &Prompt{Document: p.doc, Schema: p.schema, Rendered: rendered}, nil
+	text, _ := p.doc.Meta[SchemaKey].(string)
+	if kept := p.takeRequest(); kept != nil {
+		p.doc.Layout = &layout{kept}
+	}
+	return &Prompt{Document: p.doc, Schema: p.schema, SchemaText: text, Rendered: rendered}, nil
 }
 
 // templateError moves a template error positioned in norm (by
@@ -154,15 +162,16 @@ func warning(err error, what string) promptfmt.Warning {
 }
 
 type parser struct {
-	c         *config
-	s         *source
-	doc       *promptfmt.Document
-	schema    *schema.Schema
-	hasSchema bool
-	seps      []int                   // rendered offset of each message's separator line
-	sepLine   int                     // rendered line of the open turn's separator
-	tokens    bool                    // the open turn's text holds "<|"
-	slab      []promptfmt.ContentPart // text parts of turns without tokens
+	c          *config
+	s          *source
+	doc        *promptfmt.Document
+	schema     *schema.Schema
+	hasSchema  bool
+	seps       []int                   // rendered offset of each message's separator line
+	sepLine    int                     // rendered line of the open turn's separator
+	tokens     bool                    // the open turn's text holds "<|"
+	schemaLine int                     // file line of the schema turn's separator
+	slab       []promptfmt.ContentPart // text parts of turns without tokens
 }
 
 var separatorRoles = [...]string{"user", "system", "assistant", "schema", "reasoning"}
@@ -318,6 +327,7 @@ func (p *parser) readSchema(sep, start int, raw string) error {
 		return p.s.errorf(sep, strings.TrimSpace(lines.First(p.s.rendered[sep:])), "<|schema|> appeared multiple times.")
 	}
 	p.hasSchema = true
+	p.schemaLine = p.s.sepLine(p.sepLine, strings.TrimSpace(lines.First(p.s.rendered[sep:])))
 	text := strings.TrimSpace(raw)
 	if p.doc.Meta == nil {
 		p.doc.Meta = map[string]any{}

@@ -131,7 +131,8 @@ func TestNonStrict(t *testing.T) {
 	}
 	p, err := Load([]byte("<|schema|>\nint\n<|schema|>\n[str]\n<|user|>\nq"), NonStrict())
 	require.NoError(t, err)
-	require.Equal(t, "[str]", p.Document.Meta[SchemaKey])
+	require.Equal(t, "[str]", p.SchemaText)
+	require.Equal(t, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, p.Document.Request.Output.Schema)
 	require.NotNil(t, p.Schema)
 }
 

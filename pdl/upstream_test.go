@@ -73,8 +73,9 @@ func TestRagitPrompts(t *testing.T) {
 			if tc.schema == "" {
 				require.Nil(t, p.Schema)
 			} else {
-				require.Equal(t, tc.schema, p.Document.Meta[SchemaKey])
+				require.Equal(t, tc.schema, p.SchemaText)
 				require.NotNil(t, p.Schema)
+				requireSchemaHome(t, p)
 			}
 			if tc.check != nil {
 				tc.check(t, p.Document)
@@ -199,8 +200,9 @@ func TestUpstreamCases(t *testing.T) {
 				}
 			}
 			if c.RenderedSchema != "" {
-				require.Equal(t, c.RenderedSchema, doc.Meta[SchemaKey])
+				require.Equal(t, c.RenderedSchema, p.SchemaText)
 				require.NotNil(t, p.Schema)
+				requireSchemaHome(t, p)
 			}
 			switch c.Name {
 			case "escape_filter":
@@ -249,4 +251,18 @@ func requireImageMessage(t *testing.T, p *Prompt, img []byte, mediaType string) 
 		}
 	}
 	require.True(t, found, "an image part")
+}
+
+// requireSchemaHome checks where a parsed schema went: the Request's
+// output when it has a JSON Schema (the schema's own), else Meta, as
+// written.
+func requireSchemaHome(t *testing.T, p *Prompt) {
+	t.Helper()
+	if j, ok := p.Schema.JSONSchema(); ok {
+		require.NotContains(t, p.Document.Meta, SchemaKey)
+		require.Equal(t, &promptfmt.Output{Schema: j}, p.Document.Request.Output)
+		return
+	}
+	require.Equal(t, p.SchemaText, p.Document.Meta[SchemaKey])
+	require.Nil(t, p.Document.Request.Output)
 }

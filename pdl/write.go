@@ -18,8 +18,8 @@ import (
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
 
-// Write emits doc as canonical PDL: the schema turn first (from
-// Meta[SchemaKey]), then one turn per message, each "<|role|>", a blank
+// Write emits doc as canonical PDL: the schema turn first (from the
+// Request's output, or Meta[SchemaKey]), then one turn per message, each "<|role|>", a blank
 // line, the content and a blank line before the next; images as
 // <|raw_media(type:base64)|>. Text is escaped so that it reads back as
 // itself: "<|" as "&lt;|", an "&" that would read as an entity as "&amp;",
@@ -27,7 +27,8 @@ import (
 // express is an error naming it (an *UnsupportedError for each thing,
 // joined): other roles, names, metadata, disabled messages, parts other
 // than text and images, whitespace at either end of a message (turns are
-// trimmed), and an order of turns strict reading refuses. An empty last
+// trimmed), an order of turns strict reading refuses, and settings other
+// than an output schema a PDL schema says (see Settings). An empty last
 // message is followed by an empty <|assistant|> turn, as in ragit's
 // prompts, since reading drops an empty last turn. The result is read back before it is
 // written, so what Write accepts, Parse returns unchanged. PDL has no
@@ -65,12 +66,14 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 			b.WriteString("\n" + body + "\n")
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(doc.Meta)) {
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	for _, k := range slices.Sorted(maps.Keys(meta)) {
 		if k != SchemaKey {
 			fail(-1, promptfmt.ThingMeta, "metadata %q (PDL keeps only a schema)", k).Key = k
 		}
 	}
-	if v, ok := doc.Meta[SchemaKey]; ok {
+	if v, ok := meta[SchemaKey]; ok {
 		s, isString := v.(string)
 		switch {
 		case !isString:
@@ -88,6 +91,11 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		m := &doc.Messages[i]
 		role := m.Role
 		switch {
+		case role == RoleReasoning && blank(*m):
+			// Reading drops an empty reasoning turn; the model never
+			// sees it, so Adapt drops it too.
+			fail(i, promptfmt.ThingRole, "an empty reasoning turn (PDL reads none back)")
+			continue
 		case role == RoleReasoning:
 			role = "reasoning"
 		case role != RoleUser && role != RoleSystem && role != RoleAssistant:
@@ -256,6 +264,17 @@ func emptyLast(doc *promptfmt.Document) bool {
 func isEmpty(m promptfmt.Message) bool {
 	for _, p := range m.Content {
 		if p.Kind != promptfmt.KindText || p.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// blank reports whether m holds text of white space only, which reading
+// trims to nothing.
+func blank(m promptfmt.Message) bool {
+	for _, p := range m.Content {
+		if p.Kind != promptfmt.KindText || strings.TrimSpace(p.Value) != "" {
 			return false
 		}
 	}

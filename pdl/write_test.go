@@ -14,7 +14,10 @@ import (
 
 func TestWriteCanonical(t *testing.T) {
 	doc := &promptfmt.Document{
-		Meta: map[string]any{SchemaKey: "{ name: str, age: int { min: 0 } }"},
+		Request: promptfmt.Request{Output: &promptfmt.Output{Schema: map[string]any{
+			"type": "object", "additionalProperties": false, "required": []any{"name", "age"},
+			"properties": map[string]any{"name": map[string]any{"type": "string"}, "age": map[string]any{"type": "integer", "minimum": int64(0)}},
+		}}},
 		Messages: []promptfmt.Message{
 			promptfmt.NewMessage("system", "Extract the person."),
 			{Role: "user", Content: []promptfmt.ContentPart{

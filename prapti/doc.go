@@ -154,6 +154,45 @@
 // has no line of its own (Line 0, as upstream); its refusals name the
 // line of its first configuration line.
 //
+// # Settings
+//
+// The configuration lines stay where they are, in the messages'
+// Metadata; Document.Request is their effect on the request Prapti sends
+// through its default responder ("default", the openai.chat one its
+// fallback configuration makes), each field at the line of the value it
+// takes:
+//
+//	model, temperature       responders.default.model (.temperature), which
+//	                         is bound to the variable model (vars.model)
+//	top_p, max_tokens, stop  responders.default.top_p, .max_tokens, .stop
+//	presence_penalty,        responders.default.presence_penalty,
+//	frequency_penalty        .frequency_penalty
+//
+// The lines run as upstream runs them, in the order Assignments gives
+// (enabled lines of enabled messages, "!" lines in the last message
+// only). Decision: upstream's binding is followed: a value assigned to
+// responders.default.model replaces the binding, so it wins over the
+// variable whatever their order, and responders.default.model =
+// var(NAME) binds it to another; a bound field takes its variable's last
+// value, through var() references (at most 20 deep), when the variable
+// has one. An assignment whose value the field does not take
+// (temperature = "hot") leaves the field as it was, as upstream's
+// validation does, with a warning at its line; so does a var() that
+// leads to no value (upstream says nothing). null is a value only for
+// max_tokens and stop (no limit): the Request leaves the field out; a
+// stop string is a list of one. openai.chat has no top_k, seed, tools,
+// tool choice or output schema, and the variables top_p or max_tokens
+// are read by no responder. Decision: actions are not run, so
+// responder.new and responder.push, which would make another responder
+// active, are not followed.
+//
+// Decision: Write refuses (promptfmt.ThingRequest) each field of the
+// Request that differs from what the configuration lines it writes set:
+// Prapti keeps settings as lines of the conversation, and adding lines
+// would add text to messages. The refusal offers what the lines set as
+// the nearest request, which Adapt takes; a field no line sets is
+// dropped.
+//
 // # Writing
 //
 // Write emits the layout Append produces, verified to read back as the
@@ -167,6 +206,16 @@
 // four spaces, all of which Parse trims. A fence or HTML block left open
 // after the first line ("Look:\n```"; Parse returns one only at the end
 // of a file) is escaped, so that it swallows nothing.
+//
+// Decision (what Write checks): a message's body is read back through
+// goldmark's blocks as it is escaped (escapingStructure); one that ends
+// inside a code or HTML block is parsed again alone, between two
+// headings. A file whose messages all pass those checks is not parsed
+// again as a whole: between top-level headings, which end every block
+// that does not swallow them, the file reads as its messages read alone.
+// Only a file with a message written another way (configuration lines in
+// code, escaped openers) is parsed again whole (readsBack). FuzzParse
+// holds the guarantee: whatever parses writes, and reads back the same.
 //
 // Append adds replies in upstream's layout. Decision: unlike upstream, it
 // escapes their lines as Write does, so that an answer holding

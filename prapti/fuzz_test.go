@@ -32,6 +32,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("<script>\n### @a:\n</style>\n<pre>\n<style x>\n"))
 	f.Add([]byte("just notes\n% a = 1\n"))
 	f.Add([]byte("### @user:\r\rHello\r\r### @assistant:\r\rHi\r"))
+	// Settings: a responder's, a variable's, a reference, a bad value.
+	f.Add([]byte("% responders.default.model = var(m)\n% m = \"gpt-4o\"\n### @user:\n% responders.default.stop = [\"x\"]\n% temperature = \"hot\"\n% !top_p = 1\nhi\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		doc, err := Parse(src)
 		if err != nil {
@@ -131,6 +133,41 @@ func FuzzSplitCommand(f *testing.F) {
 		m := configPattern.FindStringSubmatch(text)
 		if ok != (m != nil) || ok && (q != (m[1] != "") || d != (m[2] != "") || cmd != m[3]) {
 			t.Fatalf("%q: matchConfig = %v %v %q %v, pattern = %q", text, q, d, cmd, ok, m)
+		}
+	})
+}
+
+// FuzzWrite: whatever document Write accepts reads back the same, though
+// it is not parsed again whole when every message passes Write's own
+// checks: texts of any bytes (CR, other line breaks, invalid UTF-8),
+// configuration lines whose source says something other than their
+// fields, in any message.
+func FuzzWrite(f *testing.F) {
+	f.Add("line\r\nbreak", "% a = 1", "a", int64(2), 0, true)
+	f.Add("plain text", "% model = \"x\"", "model", int64(0), 0, false)
+	f.Add("x\u2028y", "%a=1", "a", int64(1), 0, true)
+	f.Add("\uFEFFhead", "% a = 1\r", "a", int64(1), 0, true)
+	f.Add("```\ncode", "% b", "b", int64(0), 5, true)
+	f.Fuzz(func(t *testing.T, text, source, name string, value int64, offset int, head bool) {
+		c := map[string]any{"source": source, "enabled": true, "kind": KindAssignment, "name": name, "value": value, "offset": int64(offset)}
+		role := "user"
+		if head {
+			role = HeadRole
+		}
+		doc := &promptfmt.Document{Messages: []promptfmt.Message{
+			{Role: role, Content: []promptfmt.ContentPart{promptfmt.Text(text)}, Metadata: map[string]any{MetaConfig: []any{c}}},
+			promptfmt.NewMessage("assistant", text),
+		}}
+		var out strings.Builder
+		if err := Write(&out, doc); err != nil {
+			return // refused: nothing written
+		}
+		back, err := Parse([]byte(out.String()))
+		if err != nil {
+			t.Fatalf("Write wrote what does not parse: %v\n%q", err, out.String())
+		}
+		if !promptfmt.EqualMessages(withoutLines(doc.Messages), withoutLines(back.Messages)) {
+			t.Fatalf("Write wrote what reads back otherwise:\n%q", out.String())
 		}
 	})
 }

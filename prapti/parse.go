@@ -55,6 +55,7 @@ func parseFile(src []byte) (*promptfmt.Document, error) {
 	}
 	p := &parse{str: str, doc: &promptfmt.Document{}, rec: rec, headAt: -1}
 	p.run()
+	p.takeRequest()
 	if o.bom > 0 || o.crs {
 		for i := range p.doc.Warnings {
 			w := &p.doc.Warnings[i]

@@ -8,8 +8,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
 var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
@@ -29,8 +31,9 @@ var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 // naming each thing, and nothing is written: document metadata, parts
 // other than text, message metadata other than configuration lines, a
 // role that is not lower case letters, digits and _, text that starts or
-// ends with white space (Prapti trims it), or a message that does not read
-// back the same. Text whose blocks would swallow what follows it only
+// ends with white space (Prapti trims it), a message that does not read
+// back the same, or a setting of doc.Request that the configuration lines
+// do not make (see Settings in the package documentation). Text whose blocks would swallow what follows it only
 // because trimming changed them ("```" that was "    ```", code) is
 // written another way that reads back the same: see the package
 // documentation. It takes the options Parse takes, so that one list
@@ -61,7 +64,13 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(doc.Meta) > 0 {
 		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
+	errs = append(errs, requestErrors(doc)...)
 	var b bytes.Buffer
+	// proven stays true while every body reads back: by construction,
+	// or checked alone with a message after it (see the package
+	// documentation's Decision on what Write checks). Then the whole
+	// file does, and readsBack need not parse it again.
+	proven := true
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		configs, ok := check(i, m, fail)
@@ -72,7 +81,12 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		// would vanish.
 		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
 		body, configsOK, openEnd, escaped := messageBody(m.Text(), configs, 0)
-		if !configsOK || escaped || openEnd && !bodyReadsBack(m, head, body) {
+		// The plain layout is proven when it needs no verdict (no block
+		// runs to its end) or bodyReadsBack has given it, with a message
+		// after it.
+		plain := configsOK && !escaped && (!openEnd || bodyReadsBack(m, head, body))
+		proven = proven && plain && ordinary(m.Text()) && configsReadBack(configs)
+		if !plain {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
 			// a message after it and escapes no block opener (indented,
@@ -123,8 +137,10 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if err := readsBack(doc, b.Bytes()); err != nil {
-		return nil, err
+	if !proven {
+		if err := readsBack(doc, b.Bytes()); err != nil {
+			return nil, err
+		}
 	}
 	return b.Bytes(), nil
 }
@@ -266,9 +282,10 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		}
 		return b.String()
 	}
-	if !strings.ContainsAny(t, "`~<") && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
+	if !strings.ContainsAny(t, "`~<") && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
-		// or to swallow what follows, and no line to escape.
+		// or to swallow what follows, and no line to escape; with no
+		// more block markers than blocks may nest, none nests too deep.
 		return render(), true, false, false
 	}
 	// escapingStructure reads the body as it reads once escaped, so one
@@ -404,4 +421,70 @@ func checkParts(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) 
 		}
 	}
 	return texts
+}
+
+// markers counts what can open a block quote or a list item in t: '>',
+// '-', '*', '+', and '.' or ')' after a digit. Blocks cannot nest deeper
+// than t has markers.
+func markers(t string) int {
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '>', '-', '*', '+':
+			n++
+		case '.', ')':
+			if i > 0 && t[i-1] >= '0' && t[i-1] <= '9' {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// ordinary reports whether Parse reads t as it is, once its blocks are
+// settled: valid UTF-8 without a byte order mark, line breaks other than
+// LF (CR, Python's others) or other control characters, which Parse
+// reads otherwise or refuses. Write parses a file whose text is not
+// ordinary again whole.
+func ordinary(t string) bool {
+	ascii := true
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		} else if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if ascii {
+		return true
+	}
+	for _, r := range []string{"\u0085", "\u2028", "\u2029", "\uFEFF"} {
+		if strings.Contains(t, r) {
+			return false
+		}
+	}
+	return utf8.ValidString(t)
+}
+
+// configsReadBack reports whether each configuration line, read back from
+// its source line as Parse reads it, is the line the message holds: a
+// line built by a program may say one thing in its source and another in
+// its fields.
+func configsReadBack(configs []ConfigLine) bool {
+	for _, c := range configs {
+		if !ordinary(c.Source) || strings.Contains(c.Source, "\n") {
+			return false
+		}
+		quoted, disabled, command, ok := matchConfig(c.Source)
+		if !ok {
+			return false
+		}
+		r := ConfigLine{Source: c.Source, Enabled: !disabled, Quoted: quoted, Offset: c.Offset}
+		r.splitCommand(trimSpace(command))
+		c.Line = 0
+		if !jsonvalue.Equal(r.toMap(), c.toMap()) {
+			return false
+		}
+	}
+	return true
 }

@@ -98,8 +98,14 @@ func TestWriteConfigBuiltByProgram(t *testing.T) {
 		map[string]any{"kind": KindAction, "name": "prapti.inspect", "exclusive": true, "enabled": false, "offset": int64(2)},
 	}}
 	var out bytes.Buffer
-	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{m}}))
+	require.NoError(t, Write(&out, &promptfmt.Document{Messages: []promptfmt.Message{m}, Request: promptfmt.Request{Model: "gpt-4o"}}))
 	assert.Equal(t, "### @user:\n\n% model = \"gpt-4o\"\nHi\n//% !prapti.inspect\n", out.String())
+	// The document's request is what its lines set: a line sets the model.
+	err := Write(io.Discard, &promptfmt.Document{Messages: []promptfmt.Message{m}})
+	var ue *promptfmt.UnsupportedError
+	require.ErrorAs(t, err, &ue)
+	assert.Equal(t, promptfmt.FieldModel, ue.Key)
+	assert.Equal(t, &promptfmt.Request{Model: "gpt-4o"}, ue.NearestRequest)
 }
 
 func TestWriteUnsupported(t *testing.T) {

@@ -38,3 +38,6 @@ func BenchmarkParseLarge(b *testing.B) {
 	src := thisFormat.RoundTrip(b, doc)
 	thisFormat.BenchParse(b, src)
 }
+
+// BenchmarkWriteLarge writes the shared corpus's text as one body.
+func BenchmarkWriteLarge(b *testing.B) { thisFormat.BenchWrite(b, corpusAsBody()) }

@@ -61,6 +61,12 @@
 // keys (ancestors, generator, model, meta-prompt id, metrics...) are kept
 // as written.
 //
+// Decision (settings): the front matter records where a prompt came from
+// (its model is the model that generated it), not a request to a model.
+// So Parse sets nothing of Document.Request, model stays in Meta, and
+// Write refuses every setting a document makes (promptfmt.ThingRequest,
+// one for each field); convert --lossy drops them.
+//
 // Decision: the key id (the seed's own example writes it; upstream later
 // adopted it) follows one rule, in one function both commands reach
 // (findings in parse.go). Alone, it is read in place of prompt-id, but

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
@@ -20,7 +21,8 @@ import (
 // was read), "---", a blank line, then the body, with no BOM. The body's
 // bytes are never changed, so its hash stays valid. A document the format
 // cannot express (not exactly one message, a role other than user, a name,
-// metadata, non-text parts, a body starting with a blank line, which
+// metadata, non-text parts, settings (doc.Request: a prompt file records
+// provenance, not a request), a body starting with a blank line, which
 // reading skips, a body not in canonical form: LF line endings and a final
 // LF) is an error naming each thing, and nothing is written. For a body
 // not in canonical form the error's Nearest holds that form, which Adapt
@@ -30,6 +32,9 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		return err
 	}
 	errs := promptfmt.CommentErrors(doc, format)
+	// The front matter records where a prompt came from (its model
+	// included), not a request: no setting has a home here.
+	errs = append(errs, homes.Homeless(format, &doc.Request, nil)...)
 	fail := func(i, line int, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		e := &promptfmt.UnsupportedError{Format: format, Index: i, Line: line, What: fmt.Sprintf(msg, args...), Thing: t}
 		errs = append(errs, e)

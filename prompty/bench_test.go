@@ -101,3 +101,25 @@ func BenchmarkPrepare(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkSettings parses and writes back a file with every setting
+// (testdata/canonical/settings.prompty): the front matter's homes taken
+// into the Request and put back, the property lists compiled both ways.
+func BenchmarkSettings(b *testing.B) {
+	src := canonicalFiles(b)["settings.prompty"]
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := Parse(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Write(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of
+// one-line messages (Short) and of 4 KB messages (Long).
+func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }

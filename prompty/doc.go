@@ -95,6 +95,62 @@
 // Agent.Warnings). Decision: positions stay those of the file as given, so
 // the mark's three bytes count in offsets and in the byte columns of line 1.
 //
+// # Settings
+//
+// Parse moves what the front matter asks of a model into
+// Document.Request, each field at the line of its key, and leaves Meta the
+// rest (so that a document converted to and from another format compares
+// equal):
+//
+//	model: ID, or model.id              Model
+//	model.options.temperature           Temperature
+//	model.options.maxOutputTokens       MaxTokens
+//	model.options.topP, topK, seed      TopP, TopK, Seed
+//	model.options.frequencyPenalty      FrequencyPenalty
+//	model.options.presencePenalty       PresencePenalty
+//	model.options.stopSequences         Stop
+//	tools (function tools)              Tools
+//	outputs (a property list)           Output.Schema
+//
+// The rest of model (provider, apiType, connection, the other options)
+// stays in Meta; a container left empty goes. A tool choice has no home:
+// Write refuses one (promptfmt.ThingRequest).
+//
+// Tools and outputs convert exactly both ways or not at all. A property
+// list (a list of named properties, or a mapping of names to them)
+// compiles to the object schema {"type": "object", "properties": {...},
+// "required": [the names of required properties]} ("required" left out
+// when none is), each property as: kind string, integer, float, boolean,
+// array, object to "type" string, integer, number, boolean, array,
+// object (no kind: the kind Load infers), nullable: true to the type and
+// "null" (["string", "null"]), description, default and enumValues to
+// description, default and enum, example to "examples": [example], an
+// array's items and an object's properties (and their required flags)
+// recursively. Tools are the list of function tools, each name, kind:
+// function, description, strict and parameters (a property list): strict
+// left out is not strict, as upstream's Python runtime sends it. Decision:
+// anything beyond this (a rich or union kind, bindings, a tool of another
+// kind, the scalar shorthand, whose value upstream's runtimes read as a
+// default or as an example) leaves the whole tools list, or outputs, in
+// Meta as written, with a Warning at its key, and so does a value of the
+// wrong type (temperature: hot); the file parses as before. A value
+// holding a ${env:} or ${file:} reference stays in Meta without a word:
+// Load knows its value, Parse does not.
+//
+// Write puts the Request back: a setting unchanged since Parse exactly as
+// it was written (temperature: 1 stays 1; a mapping of properties stays
+// one), so that the front matter, comments and order too, is written as
+// the author wrote it; a changed or new one in the shapes above, the
+// model as model: ID unless something goes beside it under model (then
+// model.id), property lists as lists, required properties first. What it
+// cannot put there is refused, naming the field: a schema a property list
+// cannot say (a "format", "additionalProperties", a top level that is not
+// an object with properties), a tool without a name (that tool), an
+// output's name, description or strict (the refusal offers the schema
+// alone, which Adapt takes), a value no YAML holds (NaN); and front
+// matter in a setting's place (model: 5 beside a model), or that would be
+// read as a setting the document does not make (Meta's model: "x").
+//
 // # Strict mode and threads
 //
 // PreRender rewrites every boundary of a template to carry a render nonce

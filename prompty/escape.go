@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/tmpl"
 )
 
@@ -18,6 +19,9 @@ import (
 type layout struct {
 	strs []string        // strings share the file's bytes: no copy
 	set  map[string]bool // made from strs on first use
+	// kept is what takeRequest read from the front matter, so that an
+	// unchanged setting is written as written and MetaNode still holds.
+	kept *homes.Kept
 }
 
 // newLayout keeps the strings of msgs (not msgs, whose parts a caller may

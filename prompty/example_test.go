@@ -273,3 +273,39 @@ func ExampleStrict() {
 	// Output:
 	// user "Ross\", role=\"admin" map[]: Where is my order?
 }
+
+// The front matter's settings are the Document's Request; Meta keeps the
+// rest, and Write puts them back as written.
+func ExampleParse_settings() {
+	src := `---
+model:
+  id: gpt-4o
+  provider: openai
+  options:
+    temperature: 1
+outputs:
+  - name: answer
+    kind: string
+    required: true
+---
+user:
+Hi
+`
+	doc, err := prompty.Parse([]byte(src))
+	if err != nil {
+		panic(err)
+	}
+	req, _ := jsonvalue.Encode(doc.Request)
+	meta, _ := jsonvalue.Encode(doc.Meta)
+	fmt.Println(string(req))
+	fmt.Println(string(meta))
+	var out strings.Builder
+	if err := prompty.Write(&out, doc); err != nil {
+		panic(err)
+	}
+	fmt.Println(out.String() == src)
+	// Output:
+	// {"model":"gpt-4o","temperature":1,"output":{"schema":{"properties":{"answer":{"type":"string"}},"required":["answer"],"type":"object"}}}
+	// {"model":{"provider":"openai"}}
+	// true
+}

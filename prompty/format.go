@@ -83,5 +83,5 @@ func (t *promptyTemplate) Render(ctx context.Context, inputs map[string]any, opt
 	if err != nil {
 		return nil, err
 	}
-	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs}, nil
+	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Request: file.Request, Messages: msgs}, nil
 }

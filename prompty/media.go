@@ -10,21 +10,11 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/confined"
+	"github.com/promptfmt/promptfmt/internal/mediatype"
 )
 
 // maxMediaSize bounds a local media file that mediaPart reads.
 const maxMediaSize = 20 << 20
-
-// mediaTypes maps file extensions to media types, by kind. A fixed table
-// rather than the system's: the same file gets the same type everywhere.
-var mediaTypes = map[string]string{
-	".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-	".webp": "image/webp", ".svg": "image/svg+xml",
-	".wav": "audio/wav", ".mp3": "audio/mpeg", ".ogg": "audio/ogg", ".flac": "audio/flac",
-	".m4a": "audio/mp4", ".aac": "audio/aac", ".webm": "audio/webm",
-	".pdf": "application/pdf", ".txt": "text/plain", ".md": "text/markdown", ".csv": "text/csv",
-	".json": "application/json", ".html": "text/html", ".xml": "application/xml",
-}
 
 // mediaPart turns an image, file or audio input's value into a content
 // part of that kind. The value is a string or a mapping:
@@ -79,7 +69,7 @@ func mediaPart(kind string, v any, fsys fs.FS, dir string) (promptfmt.ContentPar
 	case strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://"):
 		p.Value = src
 		if p.MediaType == "" {
-			p.MediaType = mediaTypes[strings.ToLower(path.Ext(strings.SplitN(src, "?", 2)[0]))]
+			p.MediaType = mediatype.ByExtension(strings.SplitN(src, "?", 2)[0])
 		}
 	case strings.HasPrefix(src, "data:"):
 		meta, data, ok := strings.Cut(src[len("data:"):], ",")
@@ -104,7 +94,7 @@ func mediaPart(kind string, v any, fsys fs.FS, dir string) (promptfmt.ContentPar
 		}
 		p.Value = base64.StdEncoding.EncodeToString(b)
 		if p.MediaType == "" {
-			p.MediaType = mediaTypes[strings.ToLower(path.Ext(src))]
+			p.MediaType = mediatype.ByExtension(src)
 		}
 		if p.MediaType == "" {
 			return p, fmt.Errorf("%s: unknown media type (give mediaType)", src)

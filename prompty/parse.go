@@ -7,6 +7,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/slab"
 )
 
 const format = "prompty"
@@ -22,21 +23,21 @@ func Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 	return cfg.Finish(parse(src, &cfg))
 }
 
-func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
+func parse(src []byte, cfg *config) (doc *promptfmt.Document, err error) {
 	if cfg.strict && cfg.nonce == "" {
 		return nil, &promptfmt.ParseError{Format: format, Msg: "strict mode needs a non-empty nonce"}
 	}
 	if err := diag.CheckUTF8(format, src); err != nil {
 		return nil, err
 	}
-	doc := &promptfmt.Document{}
+	doc = &promptfmt.Document{}
 	body := lines.SkipBOM(src)
 	if body > 0 {
 		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
+	var fm frontMatter
 	if !cfg.rendered {
-		fm, err := splitFrontMatter(src, body)
-		if err != nil {
+		if fm, err = splitFrontMatter(src, body); err != nil {
 			return nil, err
 		}
 		doc.MetaNode, doc.Meta, body = fm.node, fm.meta, fm.body
@@ -54,8 +55,10 @@ func parse(src []byte, cfg *config) (*promptfmt.Document, error) {
 	}
 	if !cfg.rendered {
 		// The file's strings are template source: Write keeps them as
-		// written (see layout).
-		doc.Layout = newLayout(doc.Messages)
+		// written (see layout); so are its settings.
+		l := newLayout(doc.Messages)
+		l.kept = takeRequest(doc, src, fm)
+		doc.Layout = l
 	}
 	return doc, nil
 }
@@ -75,7 +78,9 @@ type open struct {
 // those are looked at.
 func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error {
 	text := string(src)
-	doc.Messages = make([]promptfmt.Message, 0, estimateMessages(src[body:]))
+	est := estimateMessages(src[body:])
+	doc.Messages = make([]promptfmt.Message, 0, est)
+	parts := slab.New(min(est, 1024))
 	first, _ := lines.Position(src, body)
 	var cur open
 	var err error
@@ -92,12 +97,12 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 		}
 		if inMessage {
 			var msg promptfmt.Message
-			if msg, err = finish(src, text, &cur, s, cfg); err != nil {
+			if msg, err = finish(src, text, &cur, s, cfg, &parts); err != nil {
 				return false
 			}
 			doc.Messages = append(doc.Messages, msg)
 		} else if len(bytes.TrimSpace(src[body:s])) > 0 {
-			doc.Messages = append(doc.Messages, preamble(src, text, body, s))
+			doc.Messages = append(doc.Messages, preamble(src, text, body, s, &parts))
 		}
 		cur, inMessage = open{m: m, line: first + n - 1, off: s + m.col, bol: s, start: next}, true
 		return true
@@ -106,24 +111,26 @@ func parseBody(doc *promptfmt.Document, src []byte, body int, cfg *config) error
 		return err
 	}
 	if inMessage {
-		msg, err := finish(src, text, &cur, len(src), cfg)
+		msg, err := finish(src, text, &cur, len(src), cfg, &parts)
 		if err != nil {
 			return err
 		}
 		doc.Messages = append(doc.Messages, msg)
 	} else if len(bytes.TrimSpace(src[body:])) > 0 {
-		doc.Messages = append(doc.Messages, preamble(src, text, body, len(src)))
+		doc.Messages = append(doc.Messages, preamble(src, text, body, len(src), &parts))
 	}
 	return nil
 }
 
 // estimateMessages guesses how many messages src holds, so that the message
-// list seldom grows: at most one per ':' (counting one byte is far faster
-// than finding lines), and at most one per 256 bytes, so that a file full
-// of colons reserves less memory than its own size (a list of shorter
-// messages grows as usual).
+// list seldom grows (growing it doubles it: for a large file that is the
+// largest garbage of a parse): at most one per ':' (counting one byte is
+// far faster than finding lines), and at most one per 32 bytes, so that a
+// file full of colons reserves at most three times its own size (a list
+// of shorter messages grows as usual). What the list reserves and does not
+// use is never written, so it takes address space, not memory.
 func estimateMessages(src []byte) int {
-	return min(bytes.Count(src, []byte{':'})+1, len(src)/256+16)
+	return min(bytes.Count(src, []byte{':'})+1, len(src)/32+16)
 }
 
 // content is text[start:end] as a message holds it: line breaks as LF,
@@ -133,15 +140,15 @@ func content(text string, start, end int) string {
 	return strings.Trim(lines.ToLF(text[start:end]), "\n")
 }
 
-func preamble(src []byte, text string, start, end int) promptfmt.Message {
-	m := promptfmt.NewMessage("system", content(text, start, end))
+func preamble(src []byte, text string, start, end int, parts *slab.Parts) promptfmt.Message {
+	m := promptfmt.Message{Role: "system", Content: parts.One(promptfmt.Text(content(text, start, end)))}
 	m.Line, _ = lines.Position(src, start)
 	return m
 }
 
 // finish builds the open message, whose content ends at end.
-func finish(src []byte, text string, o *open, end int, cfg *config) (promptfmt.Message, error) {
-	msg := promptfmt.NewMessage(o.m.role, content(text, o.start, end))
+func finish(src []byte, text string, o *open, end int, cfg *config, parts *slab.Parts) (promptfmt.Message, error) {
+	msg := promptfmt.Message{Role: o.m.role, Content: parts.One(promptfmt.Text(content(text, o.start, end)))}
 	msg.Line = o.line
 	if msg.Content[0].Value != "" {
 		// Its first line: the marker's next, after the empty lines content

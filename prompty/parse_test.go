@@ -162,7 +162,9 @@ func TestInvalidUTF8(t *testing.T) {
 func TestFrontMatter(t *testing.T) {
 	doc, err := Parse([]byte("\n---\nname: basic\nmodel:\n  id: gpt-4\ncreated: 2024-01-02T03:04:05Z\n---\n\nsystem:\nHi\n---\n"))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"name": "basic", "model": map[string]any{"id": "gpt-4"}, "created": "2024-01-02T03:04:05Z"}, doc.Meta)
+	assert.Equal(t, map[string]any{"name": "basic", "created": "2024-01-02T03:04:05Z"}, doc.Meta)
+	assert.Equal(t, "gpt-4", doc.Request.Model, "model.id is the request's model")
+	assert.Equal(t, map[string]int{promptfmt.FieldModel: 5}, doc.Request.Lines)
 	assert.Equal(t, []promptfmt.Message{msg("system", "Hi\n---")}, stripLines(doc.Messages))
 	roundTrip(t, doc)
 

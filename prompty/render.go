@@ -103,6 +103,12 @@ func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (strin
 		ctx[p.Name] = ph
 	}
 	tpl := a.Instructions
+	// The engine refuses a template over MaxSource; PreRender only
+	// lengthens it, so one over the limit now is refused here, before
+	// the copies strict mode makes of it (a 256 MB file took 1.3 GB).
+	if max := c.Limits.Effective().MaxSource; max > 0 && len(tpl) > max {
+		return "", nil, a.errorf(0, 0, "the template is %d bytes, more than the limit of %d", len(tpl), max)
+	}
 	if strict {
 		n.render = NewNonce()
 		tpl = PreRender(tpl, n.render)

@@ -14,9 +14,10 @@ import (
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
-// Write writes doc in canonical Prompty form: front matter when doc.Meta is
-// not empty (doc.MetaNode when it still holds the same values, so the
-// author's key order and comments stay; else keys sorted), then each
+// Write writes doc in canonical Prompty form: front matter when doc.Meta or
+// doc.Request is not empty (the settings put back where Settings in the
+// package documentation says; doc.MetaNode when it still holds the same
+// values, so the author's key order and comments stay; else keys sorted), then each
 // message as its boundary line (`role:`, or `role[name="…", k=v]:` with the
 // name first and the other metadata keys sorted), its text, and a line
 // break, with a blank line between messages.
@@ -27,7 +28,8 @@ import (
 // a carriage return, with a leading or trailing empty line (Prompty trims
 // those) or with a line that would read as a boundary; metadata that is not a
 // string, bool or number, whose key is not a word, or whose string holds a
-// line break; and a "name" metadata key (the name attribute is Message.Name).
+// line break; a "name" metadata key (the name attribute is Message.Name);
+// and settings the front matter cannot hold (see Settings).
 // Write takes none of this package's options.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	if _, err := newConfig(opts, "Write"); err != nil {
@@ -35,17 +37,19 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	}
 	var b strings.Builder
 	errs := promptfmt.CommentErrors(doc, format)
-	if len(doc.Meta) > 0 {
-		if err := writeFrontMatter(&b, doc); err != nil {
+	meta, rerrs := putRequest(doc)
+	errs = append(errs, rerrs...)
+	if len(meta) > 0 {
+		if err := writeFrontMatter(&b, meta, doc.MetaNode); err != nil {
 			errs = append(errs, err)
 		}
-		checkMeta(doc.Meta, func(key, what string) {
+		checkMeta(meta, func(key, what string) {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key,
 				What: what + " (Load and Prepare would refuse the file)"})
 		})
 	}
 	body := b.Len()
-	eng, _ := engine(doc.Meta)
+	eng, _ := engine(meta)
 	lay, _ := doc.Layout.(*layout)
 	// A string read from a .prompty file is template source and is
 	// written as it is; any other is what the model is to receive, and is
@@ -109,7 +113,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		return err
 	}
 	if escaped && !source {
-		if err := rendersBack(doc, out, body, want); err != nil {
+		if err := rendersBack(doc, meta, out, body, want); err != nil {
 			return err
 		}
 	}
@@ -130,10 +134,10 @@ func readsBack(doc *promptfmt.Document, out string, written []promptfmt.Message)
 // rendersBack checks that the file out, loaded and prepared without
 // inputs (a required input given a value, which no escaped text uses),
 // gives the messages the document holds.
-func rendersBack(doc *promptfmt.Document, out string, body int, want []promptfmt.Message) error {
+func rendersBack(doc *promptfmt.Document, meta map[string]any, out string, body int, want []promptfmt.Message) error {
 	d := &decoder{}
 	a := &Agent{Instructions: strings.TrimRight(out[body:], "\r\n")}
-	if err := d.agent(a, doc.Meta); err != nil {
+	if err := d.agent(a, meta); err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, What: err.Error()}
 	}
 	inputs := map[string]any{}
@@ -321,11 +325,12 @@ func writeString(b *strings.Builder, key, v string) {
 	b.WriteByte('"')
 }
 
-// writeFrontMatter writes doc.Meta as YAML. It writes the node Meta was
+// writeFrontMatter writes meta, doc.Meta with the Request put back, as
+// YAML. It writes the node Meta was
 // read from when that still holds the same values, keeping the author's
 // order and comments. Otherwise it writes a fresh mapping with sorted keys.
-func writeFrontMatter(b *strings.Builder, doc *promptfmt.Document) error {
-	out, err := yamlmeta.Encode(doc.Meta, doc.MetaNode)
+func writeFrontMatter(b *strings.Builder, meta map[string]any, node any) error {
+	out, err := yamlmeta.Encode(meta, node)
 	if err != nil {
 		return &promptfmt.UnsupportedError{Format: format, Index: -1, What: "front matter: " + err.Error(), Thing: promptfmt.ThingMeta}
 	}

@@ -126,8 +126,10 @@ func TestWriteRefusesFrontMatterLoadRefuses(t *testing.T) {
 		require.ErrorAs(t, err, &ue, "%v", tmpl)
 		require.Equal(t, "template", ue.Key)
 	}
-	// model: 'x' is the model's id, and a reference is checked when loaded.
-	require.NoError(t, Write(io.Discard, &promptfmt.Document{Meta: map[string]any{"model": "x", "inputs": "${file:in.json}"}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "hi")}}))
+	// A model is the request's (Meta's model: 'x' would read as it), and
+	// a reference is checked when loaded.
+	require.NoError(t, Write(io.Discard, &promptfmt.Document{Meta: map[string]any{"inputs": "${file:in.json}"}, Request: promptfmt.Request{Model: "x"},
+		Messages: []promptfmt.Message{promptfmt.NewMessage("user", "hi")}}))
 }
 
 // Issue 18: Load trimmed the body's trailing blanks, so Prepare gave

@@ -58,14 +58,28 @@ func bench[T any](b *testing.B, keepNames bool, mapping func([]promptfmt.Message
 }
 
 func BenchmarkOpenAI(b *testing.B)    { bench(b, true, mapOpenAI) }
-func BenchmarkAnthropic(b *testing.B) { bench(b, false, exportAnthropic) }
-func BenchmarkGemini(b *testing.B)    { bench(b, false, exportGemini) }
+func BenchmarkAnthropic(b *testing.B) { bench(b, false, mapAnthropic) }
+func BenchmarkGemini(b *testing.B)    { bench(b, false, mapGemini) }
 
 func mapOpenAI(msgs []promptfmt.Message) (list[openAIMessage], error) {
 	m := newMapper(nameOpenAI, "OpenAI", msgs)
 	m.send = true
 	out := m.openAIMessages(nil)
 	return out, m.err()
+}
+
+func mapAnthropic(msgs []promptfmt.Message) ([]anthropicTurn, error) {
+	m := newMapper(nameAnthropic, "Anthropic", msgs)
+	m.send = true
+	_, turns := m.anthropicMessages(nil)
+	return turns, m.err()
+}
+
+func mapGemini(msgs []promptfmt.Message) ([]object, error) {
+	g := &geminiMapper{mapper: newMapper(nameGemini, "Gemini", msgs), lay: &layout{}}
+	g.send = true
+	_, contents := g.messages(nil)
+	return contents, g.err()
 }
 
 // openAIBenchBody is the shared benchmark conversation as a Chat

@@ -195,7 +195,199 @@
 //   - tool_call parts outside assistant messages and tool_result parts
 //     outside user and tool messages are refused.
 //
+// # OpenAI Responses
+//
+// The Responses API's request body ("openai-responses"), read and written
+// whole. Member names are those of the official Go SDK's
+// responses.ResponseNewParams (github.com/openai/openai-go/v3 v3.98.0).
+//
+// Reading:
+//
+//   - The body is an object with "input", "instructions" or both.
+//     "instructions" is a first system message (decision 5 of the import
+//     mapping: the API calls it "a system (or developer) message"); a
+//     string input is one user message.
+//   - model, temperature, top_p, max_output_tokens, tools, tool_choice and
+//     text are the Request, when it holds them exactly: function tools
+//     {"type":"function","name","description","parameters","strict"};
+//     "auto", "none", "required" or {"type":"function","name"};
+//     {"format":{"type":"json_schema","name","description","schema","strict"}}
+//     or {"format":{"type":"json_object"}}. Another value (built-in tools,
+//     a text verbosity, null) and every other member are kept in Meta as
+//     written, and written back.
+//   - Decision (strict tools): the API makes a function without "strict"
+//     strict (it normalizes the schema), so such a tool reads as Strict,
+//     and a tool that is not Strict is written with "strict": false. A
+//     tool read without "strict" is written back without it.
+//   - Message items, with or without "type":"message": roles user,
+//     assistant, system and developer. Content is a string (one text
+//     part) or parts: input_text and output_text are text;
+//     input_image is an image {Value: image_url, an http(s) URL or a data:
+//     URI kept whole, or ID: file_id; Detail}; input_file is a file
+//     {Value: file_data (a data: URI or base64, kept whole) or file_url, or
+//     ID: file_id; Filename; Detail}. Media in an assistant message, a
+//     refusal part (the model has none), input_audio (not in the SDK's
+//     request content) and any other part type are errors.
+//   - A function_call is a tool_call {Value: arguments verbatim, ID:
+//     call_id (not the item's id), ToolName: name}, in the assistant
+//     message the item right before it made (a message item or a
+//     function_call), else in a new one: an assistant's text and parallel
+//     calls are one message, as in Chat Completions.
+//   - A function_call_output is a tool message of one tool_result {Value:
+//     output, ID: call_id, ToolName: name when given}. An output that is
+//     an array of content is an error: the model's results are text.
+//   - Decision (reasoning items): a reasoning item is a hidden message,
+//     role "_reasoning", of one empty text part, the item's members (id,
+//     summary, encrypted_content, status, ...) its metadata. Nothing is
+//     lost and fmt writes it back in its place; being hidden, it never
+//     reaches a model (messages does not print it, messages --as leaves
+//     it out). Other item types of the API (web_search_call,
+//     computer_call, item_reference, ...) are errors naming the type.
+//   - Kept in metadata: an item's members beyond the mapping's (a message
+//     item's id, status, phase; a function_call_output's id, status), a
+//     part's (partKey: an output_text's annotations and logprobs), a
+//     function_call's (its item id and status, under the partKey of its
+//     tool_call part).
+//   - Errors: an item without a type or role, a message without a role,
+//     an unknown role, item type or part type (named), content of another
+//     JSON type, a text part without text, an input_image or input_file
+//     without a source or with two, an image_url that is no URL, a
+//     file_data that is a URL or a file_url that is data, base64 that does
+//     not decode, a function_call without call_id, name or arguments, a
+//     function_call_output without call_id or output.
+//
+// Writing: model, instructions, input, the Request's settings, then Meta.
+//
+//   - Refused: top-k, stop sequences, seed and the penalties: the
+//     Responses API has no member for them.
+//   - Decision (instructions): a first system message of one plain text
+//     part is written as "instructions" when it was read from there, and
+//     for a document read from another format; else it is an input item.
+//     fmt keeps each where it was.
+//   - The input is a string when it is one user message of one plain text
+//     part (unless read as an array), else items. A message item's content
+//     is a string for one plain text part (unless read as an array), else
+//     parts: input_text (output_text in an assistant message, or as read),
+//     input_image, input_file. "type":"message" is written as read, and
+//     for another format's message whose metadata has an id (an output
+//     item's id goes with its type).
+//   - Images are http(s) URLs or data: URIs (base64 data becomes one);
+//     files are a file_id, an http(s) file_url, or file_data (a data: URI;
+//     data of no known type as it is). Audio and names are refused.
+//   - An assistant's text is a message item, its tool_calls function_call
+//     items after it; each tool_result a function_call_output item.
+//   - Without promptfmt.Send, what would not read back the same is
+//     refused: a media part in another form (image data and its media
+//     type, offered as the data: URI: NearestPart); a tool_result in a
+//     user message; a second tool_result in a tool message; text after a
+//     tool_call; an assistant message that starts with a call right after
+//     an assistant's message or call (it would read back joined to it:
+//     ThingMessages, which Adapt meets by joining them). With Send they
+//     are written as the API takes them, in order.
+//   - A "_reasoning" message is its reasoning item, from its metadata (its
+//     content must be empty); other hidden roles are refused.
+//   - Metadata keys written from any document: the members the SDK's
+//     items and parts have (above); other keys only when read from a
+//     Responses body. An assistant message of tool calls alone has no
+//     message item, so its message-level metadata is refused; a key that
+//     names a member the mapping writes (a null "name" read beside a tool
+//     name set since) is refused, never written twice.
+//   - Decision (numbers), for every provider body: a whole number read as
+//     a float (2.0) is written as one, with its ".0", so that Meta,
+//     metadata and schemas read back the same (encoding/json would write
+//     2, which reads back as an integer).
+//
 // # Anthropic Messages
+//
+// [Anthropic] reads and writes the body of POST /v1/messages. Its members
+// are those of the official SDK's MessageNewParams (anthropic-sdk-go
+// v1.84.0, API version 2023-06-01; v2.15.0, API version 2026-10-21), and
+// stream.
+//
+// Reading:
+//
+//   - system, a string or an array of text blocks, is the first message:
+//     one system message, a text part for each block (a turn's array is
+//     one message everywhere). A block of another type is an error.
+//   - messages: roles user and assistant, kept; a user turn of tool_result
+//     blocks stays a user message. Consecutive turns of one role stay
+//     separate messages. content is a string (one text part) or blocks:
+//     text; image and document (user turns only), whose source is base64
+//     data (value: the data, checked; mediaType: media_type), a url (value:
+//     the URL) or a file (id: file_id), a document's title its Filename;
+//     tool_use (assistant turns only) a tool_call {id, toolName: name,
+//     value: input, a JSON object, as compact JSON text}; tool_result (user
+//     turns only) a tool_result {id: tool_use_id, value: content, a string
+//     or the text of its one text block, "" when absent}. No content, or
+//     an empty array, is the one empty text part.
+//   - Errors (file:line:col): invalid JSON, a wrong JSON type, a message
+//     without role or content, an unknown role, a block without a type or
+//     of a type the model has no part for (thinking, search_result, server
+//     tool blocks: named), a source of another type or with an unknown
+//     member, base64 that does not decode, a tool_use without id, name or
+//     an object input, a tool_result without tool_use_id or with content of
+//     several blocks or a non-text one, media in an assistant turn, a
+//     tool_use in a user turn, a tool_result in an assistant turn.
+//   - A message's members beyond role and content are its metadata; a
+//     block's beyond the mapping's (cache_control, citations, is_error,
+//     context, caller) are kept in the message's metadata under
+//     "content.<part>.<member>", and written back into the block.
+//   - model, max_tokens, temperature, top_p, top_k and stop_sequences are
+//     the Request's. tools is when every tool is a custom tool of name,
+//     description, input_schema (an object) and strict: true (type
+//     "custom" read as such); tool_choice when it is {"type": "auto" |
+//     "any" | "none"} or {"type": "tool", "name"} (any and a named tool are
+//     mode required); output_config's format when it is {"type":
+//     "json_schema", "schema": object}, its other members (effort) kept in
+//     Meta under output_config and written back beside it. What the Request
+//     cannot hold exactly (server tools, disable_parallel_tool_use) stays
+//     in Meta as written, as does every other member (metadata, thinking,
+//     service_tier, cache_control, ...).
+//   - Decision: Anthropic's structured output always holds the answer to
+//     the schema (constrained decoding; it has no switch), so it reads as
+//     an Output with Strict, and writing an Output without Strict is
+//     refused unless sending (the nearest request holds it strictly).
+//   - Decision (sampling): temperature, top_p and top_k are read and
+//     written. API version 2026-10-21 (SDK v2) removed them and answers a
+//     body that has them with an error naming them; version 2023-06-01,
+//     which the v1 SDKs send, takes them. The body does not say which
+//     version it is for.
+//
+// Writing: model, max_tokens, system, messages, then the other settings
+// under the names above and Meta (bodyMeta's rules). Seed and the
+// penalties are refused (Anthropic has none); tools without parameters
+// are refused, in one refusal whose nearest request gives each
+// {"type": "object"} (the API needs an input_schema); an output of JSON
+// without a schema, or with a name or description, is refused (the
+// nearest drops the name and description). Written to be kept, a turn of
+// one text part without members of its own is a string, the API's
+// shorthand (sent, content is blocks, as the export wrote it); a system
+// prompt of one such text is a string either way. Meta merged into output_config, and a
+// member the Request could fill written from Meta (a tools list of server
+// tools, from this format or another), must read back as they are: the
+// writer reads them back with the reader, and refuses what would not (an
+// empty object merged with the request's settings). Values of Meta,
+// metadata and schemas are written so that they read back as they are: a
+// float that is an integer keeps a fraction (1.0), which encoding/json
+// would drop, making it read back as an integer.
+//
+// Written to be kept (no option), what reads back as another document is
+// refused, with the nearest part or request where there is one: a
+// developer message (it reads back as system); a second system message
+// (the system prompt is one message); a system message after the
+// conversation has started; a tool message (its results are a user
+// turn's: promptfmt.Send writes it so); an empty text part; tool_call
+// arguments that are not the compact JSON a reader gives back (the nearest
+// is compacted), or not an object; a tool_result's ToolName (Anthropic
+// names only the call: the nearest has none); media in a form the body
+// does not keep: a data: URI (the nearest is its base64 data and media
+// type), a media type not in lower case, a media type on a URL or file id
+// (the API has no field for it), detail, an image's filename, a file id
+// beside data. Turns of one role are written as they are: the API joins
+// them itself.
+//
+// Sent (promptfmt.Send), the document is written as Anthropic takes it,
+// as the export was:
 //
 //   - System and developer messages go to the top-level "system": a
 //     string when the system prompt is one text, else an array of
@@ -216,7 +408,8 @@
 //     {"type":"image","source":{"type":"base64","media_type","data"}} for
 //     image/jpeg, image/png, image/gif and image/webp data (the media type
 //     in lower case, as the API's list has it), or
-//     {"type":"image","source":{"type":"url","url"}} for http(s) URLs;
+//     {"type":"image","source":{"type":"url","url"}} for http(s) URLs, or
+//     {"type":"image","source":{"type":"file","file_id"}} for a file id;
 //     {"type":"document","source":...} the same way for PDF files
 //     (application/pdf data, or a URL whose media type is PDF or unknown),
 //     with the filename as its "title";
@@ -227,29 +420,142 @@
 //     An empty text part beside other content carries nothing and is left
 //     out; a message with no other content is refused ("an empty message
 //     cannot be expressed"), and so is a text part of only white space.
-//   - Refused: names, audio, files other than PDF, image detail, file ids,
-//     filenames on images, media in assistant messages.
+//   - Refused: names, audio, files other than PDF, image detail,
+//     filenames on images, a file id beside data, media in assistant
+//     messages.
 //
 // # Gemini generateContent
 //
-// Field names are the REST API's snake_case spellings (system_instruction,
-// inline_data, mime_type, file_data, file_uri, function_call,
-// function_response), which the API accepts as it does camelCase.
+// [Gemini] reads and writes the body of POST
+// /v1beta/models/{model}:generateContent (GenerateContentRequest). Its
+// members are what google.golang.org/genai v1.77.0 writes from
+// GenerateContentConfig for the Gemini API and Vertex AI (contents,
+// systemInstruction, generationConfig, safetySettings, tools, toolConfig,
+// cachedContent, labels, serviceTier, store, continuationToken,
+// modelArmorConfig, outputConfig), and model.
 //
-//   - System and developer messages go to "system_instruction":
-//     {"parts":[{"text"}, ...]}, one part for each text part; as for
-//     Anthropic, only before the conversation has started.
+// Decision (model): GenerateContentRequest has a model member (required:
+// "models/{model}"); generateContent takes it from its URL, a batch
+// request's inlined request carries it in the body (genai's batches
+// write it there). So "model" is read into the Request's Model as written
+// and written from it, in both ways of writing; a caller posting to
+// generateContent, whose URL names the model, may leave it out.
+//
+// Decision (spelling): the REST API reads every member in lowerCamelCase
+// or snake_case (protobuf's JSON), and the examples use both:
+// system_instruction, inline_data and mime_type in the REST docs,
+// systemInstruction, inlineData and mimeType from the SDKs, and some mix
+// them. Both are read (a member given in both spellings is an error);
+// Write spells each name as the body read first spelled it, and a name
+// the body did not have as the first name read that has two spellings
+// (snake_case for a document from elsewhere, as the REST docs do). Meta's
+// keys and part members are written as read.
+//
+// Reading:
+//
+//   - systemInstruction (a Content) is the first message: one system
+//     message, a text part for each of its parts, which must be text. Its
+//     members beyond parts (a role, which the SDK writes) are the
+//     message's metadata, written back.
+//   - contents: an array of Content, or one (the REST examples'
+//     shorthand, kept in the layout, as is a content's one part given as
+//     an object). Role user is user, model is assistant, a content without
+//     role is user (the API's default; when no content has one, Write
+//     leaves it out again as long as every content is the user's). Any
+//     other role is an error. Contents of one role stay separate messages.
+//   - Parts: exactly one data member each: text; inlineData {mimeType,
+//     data, displayName} and fileData {mimeType, fileUri, displayName},
+//     whose kind is the MIME type's family (image/*, audio/*, else file;
+//     file data without a MIME type is a file), value the data (checked)
+//     or the URI, displayName the Filename; functionCall {id, name, args}
+//     (model contents only) a tool_call {id when present, toolName, value:
+//     args as compact JSON text, "" when absent}; functionResponse {id,
+//     name, response} (user contents only) a tool_result {id when present,
+//     toolName: name, value: the output string when response is exactly
+//     {"output": string} (as the writer wraps text), else the response as
+//     compact JSON text}. A part's other members (thought,
+//     thoughtSignature, videoMetadata, ...) are kept in the message's
+//     metadata under "content.<part>.<member>", written back into the part.
+//   - Errors (file:line:col): invalid JSON (the REST examples' trailing
+//     commas and raw line breaks in strings included), a wrong JSON type,
+//     a body without contents, a content without parts, an unknown role, an
+//     empty part, a part with two data members, a part of a kind the model
+//     has no part for (executableCode, codeExecutionResult, toolCall,
+//     toolResponse: named), an unknown member of inlineData, fileData,
+//     functionCall or functionResponse (willContinue, parts, scheduling:
+//     named), inline data without a MIME type or with data that is not
+//     base64, a call without a name or with args that are not an object, a
+//     response without a name or a response object, a call in a user
+//     content, a response in a model content, a part other than text in
+//     the system instruction.
+//   - generationConfig: temperature, topP, topK, maxOutputTokens,
+//     stopSequences, seed, presencePenalty and frequencyPenalty are the
+//     Request's; responseMimeType "application/json" is its Output: JSON
+//     mode alone, or with responseJsonSchema or responseSchema (an object)
+//     the schema. Its other members (thinkingConfig, candidateCount, a
+//     responseMimeType of another type) are kept in Meta under
+//     generationConfig (as spelled) and written back into it.
+//   - tools is the Request's when it is one tool of functionDeclarations
+//     of name, description and a schema in parametersJsonSchema or
+//     parameters (or no tool); toolConfig's functionCallingConfig when its
+//     mode is AUTO, NONE or ANY (upper or lower case, as written), ANY with
+//     at most one allowed function (a named tool), toolConfig's other
+//     members kept in Meta under toolConfig. Anything else (Google Search,
+//     several tools, mode VALIDATED) stays in Meta as written, as does
+//     every other member.
+//   - Decision (schemas): responseSchema and a declaration's parameters
+//     take OpenAPI 3.0's subset (type names may be upper case, "OBJECT"),
+//     responseJsonSchema and parametersJsonSchema JSON Schema. Both read
+//     into the schema as written, the layout keeping which member it came
+//     from so fmt writes it back there; written from elsewhere, a schema
+//     goes to the JSON Schema members, the model's dialect. A schema read
+//     from the OpenAPI members and written for another provider is passed
+//     as written: that provider reports what JSON Schema does not allow.
+//   - Decision: Gemini's structured output holds the answer to the schema
+//     (constrained decoding, no switch): an Output with a schema reads as
+//     Strict, as Anthropic's does; JSON mode reads without.
+//
+// Writing: model, systemInstruction, contents, tools
+// ([{functionDeclarations}], a tool's schema in parametersJsonSchema),
+// toolConfig ({functionCallingConfig: {mode, allowedFunctionNames}}: auto
+// AUTO, none NONE, required ANY, a named tool ANY with it allowed),
+// generationConfig, then Meta. Refused: tools held strictly (Gemini's
+// declarations have no strict: the nearest request holds none so), an
+// output schema's name or description (the nearest drops them), JSON mode
+// held strictly. Meta's members merged into generationConfig and
+// toolConfig, and a request member written from Meta, must read back as
+// they are, as for Anthropic.
+//
+// Written to be kept (no option), what reads back as another document is
+// refused, with the nearest part or request where there is one: a
+// developer message, a second system message, a system message after the
+// conversation has started, a tool message (its responses are a user
+// content's), an empty text part, tool_call arguments that are not compact
+// JSON (the nearest is compacted) or not an object, a tool_result without
+// the name of its tool (the nearest has that of the call with its id) or
+// whose result reads back otherwise (a JSON object not compact, or
+// {"output": text}: the nearest is what it reads back as), media in a form
+// the body does not keep: a data: URI (the nearest is its data and type),
+// a kind its MIME type does not say (a file of image/png reads back as an
+// image), a URL without a MIME type on an image; detail and file ids,
+// which Gemini has no place for.
+//
+// Sent (promptfmt.Send), as the export was:
+//
+//   - System and developer messages go to system_instruction, as for
+//     Anthropic only before the conversation has started.
 //   - user messages are "user" contents, assistant messages "model"
 //     contents, tool messages "user" contents; consecutive contents of the
 //     same role are merged, as for Anthropic (the API matches a turn of
 //     function calls with one turn holding all their responses).
 //   - Parts: {"text"}; {"inline_data":{"mime_type","data"}} for base64 data
 //     (media type required); {"file_data":{"mime_type","file_uri"}} for URLs
-//     of any scheme (mime_type left out when unknown); media may be in user
-//     and model contents.
+//     of any scheme (mime_type left out when unknown); a filename is the
+//     data's display_name; media may be in user and model contents.
 //   - {"function_call":{"id","name","args"}}: args are the arguments, which
-//     must be a JSON object, passed through; "id" (left out when empty) is
-//     the call id, which the function_response answering it repeats.
+//     must be a JSON object, passed through (left out when the part has
+//     none); "id" (left out when empty) is the call id, which the
+//     function_response answering it repeats.
 //   - {"function_response":{"id","name","response"}}: the name is the
 //     part's ToolName, else that of the earlier tool_call with its id (else
 //     refused). Decision: "response" is the result itself when it is a JSON
@@ -257,7 +563,7 @@
 //     for a function's output.
 //   - Empty text is treated as for Anthropic (Gemini refuses an empty text
 //     parameter); blank text is sent.
-//   - Refused: names, image detail, file ids, filenames.
+//   - Refused: names, image detail, file ids.
 //
 // # Datasets
 //

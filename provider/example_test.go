@@ -110,3 +110,87 @@ func Example_refusals() {
 	// gemini: message 1 (line 3): a name ("Ross") cannot be expressed
 	// gemini: message 2 (line 5): role "critic" has no Gemini equivalent
 }
+
+// Reading a Messages body: the system prompt is the first message, and a
+// block's cache_control is kept in the message's metadata.
+func Example_anthropic() {
+	body := []byte(`{"model": "claude-sonnet-4-5", "max_tokens": 512,
+  "system": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}],
+  "messages": [{"role": "user", "content": "Weather in Oslo?"}]}`)
+	doc, err := provider.Anthropic.Parse(body)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(doc.Request.Model, *doc.Request.MaxTokens)
+	for _, m := range doc.Messages {
+		fmt.Println(m.Role, m.Text(), m.Metadata)
+	}
+	// Output:
+	// claude-sonnet-4-5 512
+	// system Be brief. map[content.0.cache_control:map[type:ephemeral]]
+	// user Weather in Oslo? map[]
+}
+
+// A conversation sent as a Gemini body: the tool message's result is a
+// function response in a user content, named after the call it answers.
+func Example_gemini() {
+	doc := conversation()
+	doc.Request.Model = "models/gemini-2.5-flash"
+	if err := provider.Gemini.Write(os.Stdout, doc.ForModel(), promptfmt.Send()); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// {
+	//   "model": "models/gemini-2.5-flash",
+	//   "system_instruction": {
+	//     "parts": [
+	//       {
+	//         "text": "Be brief."
+	//       }
+	//     ]
+	//   },
+	//   "contents": [
+	//     {
+	//       "role": "user",
+	//       "parts": [
+	//         {
+	//           "text": "Weather in Oslo?"
+	//         }
+	//       ]
+	//     },
+	//     {
+	//       "role": "model",
+	//       "parts": [
+	//         {
+	//           "function_call": {
+	//             "id": "call_1",
+	//             "name": "weather",
+	//             "args": {
+	//               "city": "Oslo"
+	//             }
+	//           }
+	//         }
+	//       ]
+	//     },
+	//     {
+	//       "role": "user",
+	//       "parts": [
+	//         {
+	//           "function_response": {
+	//             "id": "call_1",
+	//             "name": "weather",
+	//             "response": {
+	//               "output": "4°C, rain"
+	//             }
+	//           }
+	//         }
+	//       ]
+	//     }
+	//   ],
+	//   "generation_config": {
+	//     "temperature": 0.2,
+	//     "max_output_tokens": 256
+	//   }
+	// }
+}

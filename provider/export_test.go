@@ -9,10 +9,12 @@ import (
 )
 
 // exportNames are the provider formats the mapping tests cover.
-func exportNames() []string { return []string{nameOpenAI, nameAnthropic, nameGemini} }
+func exportNames() []string {
+	return []string{nameOpenAI, nameAnthropic, nameGemini, nameOpenAIResponses}
+}
 
 func formatNamed(name string) promptfmt.Format {
-	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini} {
+	for _, f := range []promptfmt.Format{OpenAI, Anthropic, Gemini, OpenAIResponses} {
 		if f.Name() == name {
 			return f
 		}
@@ -22,7 +24,7 @@ func formatNamed(name string) promptfmt.Format {
 
 // export writes msgs as the named provider's body, as a command's
 // messages --as does: each message without its metadata (a tool reply of
-// text made a result first, as Document.ForModel does), the body as
+// text made a result first), as Document.ForModel gives them, the body as
 // compact JSON.
 func export(name string, msgs []promptfmt.Message) (any, error) {
 	sent := make([]promptfmt.Message, len(msgs))
@@ -34,9 +36,7 @@ func export(name string, msgs []promptfmt.Message) (any, error) {
 				m.Content = one.Messages[0].Content
 			}
 		}
-		if name == nameOpenAI {
-			m.Metadata = nil
-		}
+		m.Metadata = nil // not sent (Document.ForModel)
 		sent[i] = m
 	}
 	var b bytes.Buffer

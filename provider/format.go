@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/promptfmt/promptfmt"
@@ -13,10 +14,13 @@ import (
 var (
 	// OpenAI is OpenAI's Chat Completions request body ("openai").
 	OpenAI promptfmt.Format = bodyFormat{name: nameOpenAI, parse: readOpenAI, write: writeOpenAI, sniff: sniffOpenAI}
+	// OpenAIResponses is OpenAI's Responses API request body
+	// ("openai-responses").
+	OpenAIResponses promptfmt.Format = bodyFormat{name: nameOpenAIResponses, parse: readResponses, write: writeResponses, sniff: sniffResponses}
 	// Anthropic is Anthropic's Messages request body ("anthropic").
-	Anthropic promptfmt.Format = bodyFormat{name: nameAnthropic, write: writeAnthropic, sniff: sniffAnthropic}
+	Anthropic promptfmt.Format = bodyFormat{name: nameAnthropic, parse: readAnthropic, write: writeAnthropic, sniff: sniffAnthropic}
 	// Gemini is Google's Gemini generateContent request body ("gemini").
-	Gemini promptfmt.Format = bodyFormat{name: nameGemini, write: writeGemini, sniff: sniffGemini}
+	Gemini promptfmt.Format = bodyFormat{name: nameGemini, parse: readGemini, write: writeGemini, sniff: sniffGemini}
 )
 
 type bodyFormat struct {
@@ -39,4 +43,8 @@ func (f bodyFormat) Parse(src []byte, opts ...promptfmt.Option) (*promptfmt.Docu
 
 func (f bodyFormat) Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	return f.write(w, doc, opts)
+}
+
+func errNotYet(name string) error {
+	return fmt.Errorf("%s: reading a request body is not built yet", name)
 }

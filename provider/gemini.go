@@ -2,247 +2,375 @@ package provider
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/jsontree"
 )
 
-// GeminiRequest is the message part of a generateContent request body:
-// {"system_instruction": ..., "contents": [...]}, with SystemInstruction nil
-// (left out) when there is no system prompt.
-type geminiRequest struct {
-	SystemInstruction *geminiContent  `json:"system_instruction,omitempty"`
-	Contents          []geminiContent `json:"contents"`
+// geminiMapper maps a document to a generateContent body, its members
+// spelled as the layout says (snake_case unless a body read had
+// lowerCamelCase), so objects are built member by member.
+type geminiMapper struct {
+	*mapper
+	lay *layout
 }
 
-// GeminiContent is one turn, role "user" or "model", or the system
-// instruction, which has no role.
-type geminiContent struct {
-	Role  string       `json:"role,omitempty"`
-	Parts []geminiPart `json:"parts"`
+// key spells member name (lowerCamelCase) as the body read did.
+func (g *geminiMapper) key(name string) string {
+	if s, ok := g.lay.spelling[name]; ok {
+		return s
+	}
+	if g.lay.camel {
+		return name
+	}
+	return snakeKey(name)
 }
 
-// GeminiPart is one part; exactly one of its fields is set.
-type geminiPart struct {
-	Text             string                  `json:"text,omitempty"`
-	InlineData       *geminiBlob             `json:"inline_data,omitempty"`
-	FileData         *geminiFileData         `json:"file_data,omitempty"`
-	FunctionCall     *geminiFunctionCall     `json:"function_call,omitempty"`
-	FunctionResponse *geminiFunctionResponse `json:"function_response,omitempty"`
+// geminiTurn is a content being built: its role, parts and other members.
+type geminiTurn struct {
+	role  string
+	parts []object
+	extra object
 }
 
-// GeminiBlob is media sent inline: base64 data and its media type.
-type geminiBlob struct {
-	MIMEType string `json:"mime_type"`
-	Data     string `json:"data"`
-}
+var geminiMessageOwn = keys("role", "parts")
 
-// GeminiFileData is media by URI, with its media type when known.
-type geminiFileData struct {
-	MIMEType string `json:"mime_type,omitempty"`
-	FileURI  string `json:"file_uri"`
-}
+// geminiPartMembers are the members of a part beyond its data (genai's
+// Part: a thought, its signature, a video's offsets, ...).
+var geminiPartMembers = bothSpellings("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata")
 
-// GeminiFunctionCall is a call the model made: the call id (when known),
-// the function's name and its arguments, a JSON object.
-type geminiFunctionCall struct {
-	ID   string          `json:"id,omitempty"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
-}
+func geminiPartMember(_ promptfmt.Kind, name string) bool { return geminiPartMembers[name] }
 
-// GeminiFunctionResponse is a function's result: the call id (when known),
-// the function's name and the result, a JSON object.
-type geminiFunctionResponse struct {
-	ID       string          `json:"id,omitempty"`
-	Name     string          `json:"name"`
-	Response json.RawMessage `json:"response"`
-}
-
-// Gemini maps msgs to the system instruction and contents of a
-// generateContent request, as the package documentation describes. When
-// something cannot be expressed it returns nil and every problem, joined.
-func exportGemini(msgs []promptfmt.Message) (*geminiRequest, error) {
-	m := newMapper(nameGemini, "Gemini", msgs)
-	req := &geminiRequest{Contents: make([]geminiContent, 0, len(msgs))}
-	var system []geminiPart
+// messages maps the document's messages to the system instruction (nil
+// when there is none) and the contents, as the package documentation
+// describes; read are the metadata keys a body of this format had.
+func (g *geminiMapper) messages(read map[string]bool) (object, []object) {
+	m := g.mapper
+	turns := make([]geminiTurn, 0, len(m.msgs))
+	var system *geminiTurn
 	started := false
-	for i := range msgs {
-		msg := &msgs[i]
+	for i := range m.msgs {
+		msg := &m.msgs[i]
 		m.checkMessage(i)
 		m.noName(i)
-		var role string
+		own := geminiMessageOwn
+		if msg.Role == "system" || msg.Role == "developer" {
+			own = keys("parts")
+		}
+		extra, parts := m.messageExtras(i, nil, own, withPartMembers(read, msg, geminiPartMember))
+		m.partExtra = parts
+		role := "user"
 		switch msg.Role {
 		case "system", "developer":
-			if started {
+			switch {
+			case started:
 				m.fail(i, promptfmt.ThingRole, "a %s message after the conversation has started cannot be expressed (Gemini's system instruction comes before it)", msg.Role)
-				continue
+			case msg.Role == "developer" && !m.send:
+				m.fail(i, promptfmt.ThingRole, "a developer message cannot be kept (Gemini's system instruction reads back as a system message)")
+			case system != nil && !m.send:
+				m.fail(i, promptfmt.ThingMessages, "a second system message cannot be kept (Gemini's system instruction reads back as one message)")
+			case system != nil:
+				if extra != nil {
+					m.fail(i, promptfmt.ThingMetadata, "members of a system message merged into the instruction before it cannot be expressed")
+				}
+				system.parts = append(system.parts, g.systemParts(i)...)
+			default:
+				system = &geminiTurn{parts: g.systemParts(i), extra: extra}
 			}
-			for _, t := range m.systemTexts(i) {
-				system = append(system, geminiPart{Text: t})
-			}
+			m.partExtra = nil
 			continue
-		case "user", "tool":
-			role = "user"
+		case "user":
 		case "assistant":
 			role = "model"
+		case "tool":
+			if !hasToolResults(msg) {
+				m.fail(i, promptfmt.ThingRole, "a tool message holds the results of calls (tool_result parts); this one holds none")
+				started = true
+				continue
+			}
+			if !m.send {
+				m.fail(i, promptfmt.ThingRole, "a tool message cannot be kept (Gemini's function responses are parts of a user content: promptfmt.Send, or request --as, writes it as one)")
+			}
 		default:
 			m.badRole(i)
 			started = true
 			continue
 		}
 		started = true
-		var parts []geminiPart
-		if msg.Role == "tool" {
-			parts = m.geminiTool(i)
+		t := geminiTurn{role: role, parts: g.parts(i), extra: extra}
+		if n := len(turns); m.send && n > 0 && turns[n-1].role == role {
+			// Decision (consecutive turns): merged when sending.
+			if extra != nil {
+				m.fail(i, promptfmt.ThingMetadata, "members of a message merged into the content before it cannot be expressed")
+			}
+			turns[n-1].parts = append(turns[n-1].parts, t.parts...)
 		} else {
-			parts = m.geminiParts(i)
+			turns = append(turns, t)
 		}
-		if n := len(req.Contents); n > 0 && req.Contents[n-1].Role == role {
-			req.Contents[n-1].Parts = append(req.Contents[n-1].Parts, parts...)
-		} else {
-			req.Contents = append(req.Contents, geminiContent{Role: role, Parts: parts})
-		}
+		m.partExtra = nil
 	}
-	if err := m.err(); err != nil {
-		return nil, err
-	}
+	var sys object
 	if system != nil {
-		req.SystemInstruction = &geminiContent{Parts: system}
+		sys = append(object{{"parts", g.partList(-1, system.parts)}}, system.extra...)
 	}
-	return req, nil
+	// Role-less only as the body read was, all contents the user's: so
+	// that what is written reads back the same way.
+	roleless := g.lay.roleless && !slices.ContainsFunc(turns, func(t geminiTurn) bool { return t.role != "user" })
+	contents := make([]object, len(turns))
+	for k, t := range turns {
+		var c object
+		if !roleless {
+			c.add("role", t.role)
+		}
+		c.add("parts", g.partList(k, t.parts))
+		contents[k] = append(c, t.extra...)
+	}
+	return sys, contents
 }
 
-// geminiParts maps the content of user or assistant message i.
-func (m *mapper) geminiParts(i int) []geminiPart {
-	msg := &m.msgs[i]
-	parts := content(msg)
-	out := make([]geminiPart, 0, len(parts))
-	empty := true
+// partList is content k's parts (-1: the system instruction's): one part
+// as itself where the body read gave that content's so, else an array.
+func (g *geminiMapper) partList(k int, parts []object) any {
+	if len(parts) == 1 && g.lay.partsObject[k] {
+		return parts[0]
+	}
+	if parts == nil {
+		return []object{}
+	}
+	return parts
+}
+
+// systemParts returns the text parts of system message i.
+func (g *geminiMapper) systemParts(i int) []object {
+	m := g.mapper
+	parts := content(&m.msgs[i])
+	if onlyEmpty(parts) {
+		m.fail(i, promptfmt.ThingMessages, "an empty message cannot be expressed (Gemini refuses empty text)")
+		return nil
+	}
+	var out []object
 	for j := range parts {
 		p := &parts[j]
-		if p.Kind != promptfmt.KindText || p.Value != "" {
-			empty = false
+		switch {
+		case !m.checkPart(i, j, p):
+		case p.Kind != promptfmt.KindText:
+			m.misplaced(i, j, p)
+		default:
+			if o, ok := g.text(i, j, p); ok {
+				out = append(out, o)
+			}
 		}
+	}
+	return out
+}
+
+// onlyEmpty reports whether parts are empty text only.
+func onlyEmpty(parts []promptfmt.ContentPart) bool {
+	for j := range parts {
+		if p := &parts[j]; p.Kind != promptfmt.KindText || p.Value != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// text maps text part j of message i; ok is false for an empty text,
+// which sending leaves out and which is refused otherwise.
+func (g *geminiMapper) text(i, j int, p *promptfmt.ContentPart) (object, bool) {
+	if p.Value == "" {
+		if !g.send {
+			g.failPart(i, j, "an empty text part cannot be expressed (Gemini refuses empty text)")
+		}
+		return nil, false
+	}
+	return g.withExtra(j, object{{"text", p.Value}}), true
+}
+
+// withExtra gives part j of the message being mapped its own members.
+func (g *geminiMapper) withExtra(j int, o object) object { return append(o, g.partExtra[j]...) }
+
+// parts maps the content of user, assistant or tool message i.
+func (g *geminiMapper) parts(i int) []object {
+	m := g.mapper
+	msg := &m.msgs[i]
+	parts := content(msg)
+	if onlyEmpty(parts) {
+		m.fail(i, promptfmt.ThingMessages, "an empty message cannot be expressed (Gemini refuses empty text)")
+		return nil
+	}
+	out := make([]object, 0, len(parts))
+	for j := range parts {
+		p := &parts[j]
 		if !m.checkPart(i, j, p) {
 			continue
 		}
+		var o object
+		ok := false
 		switch {
+		case msg.Role == "tool" && p.Kind != promptfmt.KindToolResult:
+			m.misplaced(i, j, p)
 		case p.Kind == promptfmt.KindText:
-			if p.Value != "" {
-				out = append(out, geminiPart{Text: p.Value})
-			}
+			o, ok = g.text(i, j, p)
 		case p.Kind == promptfmt.KindImage || p.Kind == promptfmt.KindAudio || p.Kind == promptfmt.KindFile:
-			if part, ok := m.geminiMedia(i, j, p); ok {
-				out = append(out, part)
-			}
+			o, ok = g.media(i, j, p)
 		case p.Kind == promptfmt.KindToolCall && msg.Role == "assistant":
-			ok := m.toolCall(i, j, p, false)
-			if !jsonObject(p.Value) {
-				m.failPart(i, j, "tool_call arguments are not a JSON object: %s", short(p.Value))
-				ok = false
-			}
-			if ok {
-				out = append(out, geminiPart{FunctionCall: &geminiFunctionCall{ID: p.ID, Name: p.ToolName, Args: json.RawMessage(p.Value)}})
-			}
-		case p.Kind == promptfmt.KindToolResult && msg.Role == "user":
-			if part, ok := m.geminiResult(i, j, p); ok {
-				out = append(out, part)
-			}
+			o, ok = g.call(i, j, p)
+		case p.Kind == promptfmt.KindToolResult && msg.Role != "assistant":
+			o, ok = g.result(i, j, p)
 		default:
 			m.misplaced(i, j, p)
 		}
-	}
-	if empty {
-		m.fail(i, promptfmt.ThingMessages, "an empty message cannot be expressed (Gemini refuses empty text)")
-	}
-	return out
-}
-
-// geminiTool maps tool message i: its function responses.
-func (m *mapper) geminiTool(i int) []geminiPart {
-	msg := &m.msgs[i]
-	if !hasToolResults(msg) {
-		if p, ok := m.toolMessageResult(i); ok {
-			if part, ok := m.geminiResult(i, 0, &p); ok {
-				return []geminiPart{part}
-			}
-		}
-		return nil
-	}
-	out := make([]geminiPart, 0, len(msg.Content))
-	for j := range msg.Content {
-		p := &msg.Content[j]
-		switch {
-		case !m.checkPart(i, j, p):
-		case p.Kind != promptfmt.KindToolResult:
-			m.misplaced(i, j, p)
-		default:
-			if part, ok := m.geminiResult(i, j, p); ok {
-				out = append(out, part)
-			}
+		if ok {
+			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// geminiResult maps a tool_result part: its tool's name, and the result as
-// a JSON object.
-func (m *mapper) geminiResult(i, j int, p *promptfmt.ContentPart) (geminiPart, bool) {
-	name, ok := m.toolResult(i, j, p, false)
+// call maps a tool_call part: {"function_call": {"id", "name", "args"}},
+// the id left out when empty, as are args when the part has none.
+func (g *geminiMapper) call(i, j int, p *promptfmt.ContentPart) (object, bool) {
+	ok := g.toolCall(i, j, p, false)
+	var fc object
+	if p.ID != "" {
+		fc.add("id", p.ID)
+	}
+	fc.add("name", p.ToolName)
+	if p.Value != "" {
+		args, fine := g.callArguments(i, j, p, ok)
+		ok = ok && fine
+		fc.add("args", args)
+	}
 	if !ok {
-		return geminiPart{}, false
+		return nil, false
+	}
+	return g.withExtra(j, object{{g.key("functionCall"), fc}}), true
+}
+
+// result maps a tool_result part: {"function_response": {"id", "name",
+// "response"}}. The name is the part's ToolName, else (sending) that of
+// the earlier tool_call with its id.
+func (g *geminiMapper) result(i, j int, p *promptfmt.ContentPart) (object, bool) {
+	name, ok := g.toolResult(i, j, p, false)
+	if !ok {
+		return nil, false
 	}
 	if name == "" {
-		m.failPart(i, j, "a tool_result for call %q names no tool, and no earlier tool_call has that id", p.ID)
-		return geminiPart{}, false
+		g.failPart(i, j, "a tool_result for call %q names no tool, and no earlier tool_call has that id", p.ID)
+		return nil, false
 	}
-	var resp json.RawMessage
-	if jsonObject(p.Value) {
-		resp = json.RawMessage(p.Value)
-	} else {
-		var err error
-		if resp, err = marshal(struct {
-			Output string `json:"output"`
-		}{p.Value}); err != nil {
-			m.failPart(i, j, "%v", err) // a string always encodes: not reached
-			return geminiPart{}, false
+	resp, back := geminiResponseValue(p.Value, g.send)
+	if !g.send && (p.ToolName == "" || back != p.Value) {
+		near := *p
+		near.ToolName, near.Value = name, back
+		var what []string
+		if p.ToolName == "" {
+			what = append(what, "without the name of its tool (Gemini's function response names it)")
 		}
+		if back != p.Value {
+			what = append(what, fmt.Sprintf("whose result reads back as %s", short(back)))
+		}
+		g.failPart(i, j, "a tool_result %s cannot be kept", strings.Join(what, " and ")).NearestPart = &near
+		return nil, false
 	}
-	return geminiPart{FunctionResponse: &geminiFunctionResponse{ID: p.ID, Name: name, Response: resp}}, true
+	var fr object
+	if p.ID != "" {
+		fr.add("id", p.ID)
+	}
+	fr.add("name", name)
+	fr.add("response", resp)
+	return g.withExtra(j, object{{g.key("functionResponse"), fr}}), true
 }
 
-// geminiMedia maps an image, audio or file part.
-func (m *mapper) geminiMedia(i, j int, p *promptfmt.ContentPart) (geminiPart, bool) {
-	ok := true
-	bad := func(format string, args ...any) {
-		m.failPart(i, j, format, args...)
-		ok = false
+// geminiResponseValue is the response object of a result and the result
+// reading it back gives. Decision: a result that is a JSON object is sent
+// as the response, else it is wrapped as {"output": result}, the key the
+// API documents for a function's output; the reader unwraps that form, so
+// a result that is itself {"output": "..."} reads back as the string.
+// Sending, the object check is encoding/json's; else it is the reader's,
+// so that what is written reads back (no member named twice).
+func geminiResponseValue(v string, send bool) (json.RawMessage, string) {
+	if send && jsonObject(v) {
+		return json.RawMessage(compactJSON([]byte(v))), v // appended as it is
 	}
+	if !send {
+		if t, err := jsontree.Parse([]byte(v)); err == nil && t.Kind == jsontree.Object {
+			if len(t.Members) == 1 && t.Members[0].Key == "output" && t.Members[0].Value.Kind == jsontree.String {
+				return json.RawMessage(v), t.Members[0].Value.Str
+			}
+			return json.RawMessage(v), compactJSON([]byte(v))
+		}
+	}
+	wrapped, err := marshal(struct {
+		Output string `json:"output"`
+	}{v})
+	if err != nil { // a string always encodes
+		panic(err)
+	}
+	return wrapped, v
+}
+
+// media maps an image, audio or file part: base64 data as inline data,
+// a URL of any scheme as file data. What Gemini has no place for (detail,
+// a file id) is refused with the part without it as the nearest; in a
+// form Gemini does not keep (a data: URI, a kind its media type does not
+// say) it is written in Gemini's when sending, else refused with that
+// form as the nearest.
+func (g *geminiMapper) media(i, j int, p *promptfmt.ContentPart) (object, bool) {
+	near := *p
+	var lost []string
 	if p.Detail != "" {
-		bad("%s with a detail (%q) cannot be expressed", article(p.Kind), p.Detail)
+		lost = append(lost, fmt.Sprintf("a detail (%q)", p.Detail))
+		near.Detail = ""
 	}
 	if p.ID != "" {
-		bad("%s with a file id (%q) cannot be expressed", article(p.Kind), p.ID)
-	}
-	if p.Filename != "" {
-		bad("%s with a filename (%q) cannot be expressed", article(p.Kind), p.Filename)
-	}
-	if p.ID != "" && p.Value == "" {
-		return geminiPart{}, false // the id is all there is
-	}
-	md, problem := readMedia(p)
-	if problem != "" {
-		bad("%s", problem)
-		return geminiPart{}, false
-	}
-	if md.url != "" {
-		if problem := checkFamily(p.Kind, md.mediaType); problem != "" {
-			bad("%s", problem)
+		if p.Value == "" {
+			g.failPart(i, j, "%s with a file id (%q) cannot be expressed (Gemini takes data or a URI)", article(p.Kind), p.ID)
+			return nil, false
 		}
-		return geminiPart{FileData: &geminiFileData{MIMEType: md.mediaType, FileURI: md.url}}, ok
+		lost = append(lost, fmt.Sprintf("a file id (%q)", p.ID))
+		near.ID = ""
 	}
-	if problem := checkMediaType(p.Kind, md.mediaType); problem != "" {
-		bad("%s", problem)
+	md, problem := readMedia(&near)
+	var o object
+	back := promptfmt.ContentPart{Filename: p.Filename, MediaType: md.mediaType}
+	if problem == "" && md.url != "" {
+		problem = checkFamily(p.Kind, md.mediaType)
+		var fd object
+		if md.mediaType != "" {
+			fd.add(g.key("mimeType"), md.mediaType)
+		}
+		fd.add(g.key("fileUri"), md.url)
+		back.Value = md.url
+		o = object{{g.key("fileData"), g.displayName(fd, p.Filename)}}
+	} else if problem == "" {
+		problem = checkMediaType(p.Kind, md.mediaType)
+		back.Value = md.data
+		o = object{{g.key("inlineData"), g.displayName(object{{g.key("mimeType"), md.mediaType}, {"data", md.data}}, p.Filename)}}
 	}
-	return geminiPart{InlineData: &geminiBlob{MIMEType: md.mediaType, Data: md.data}}, ok
+	if problem != "" {
+		g.failPart(i, j, "%s", problem)
+		return nil, false
+	}
+	back.Kind = geminiKind(back.MediaType)
+	switch {
+	case lost != nil:
+		g.failPart(i, j, "%s with %s cannot be expressed", article(p.Kind), strings.Join(lost, " and ")).NearestPart = &back
+		return nil, false
+	case !g.send && back != *p:
+		g.failPart(i, j, "%s in a form Gemini's body does not keep (it reads back as %s, %s)", article(p.Kind), article(back.Kind), describeMedia(back)).NearestPart = &back
+		return nil, false
+	}
+	return g.withExtra(j, o), true
+}
+
+// displayName adds a filename to inline or file data.
+func (g *geminiMapper) displayName(o object, name string) object {
+	if name != "" {
+		o.add(g.key("displayName"), name)
+	}
+	return o
 }

@@ -16,6 +16,32 @@ type layout struct {
 	stopString bool
 	// camel is whether a Gemini body spelled its members in camelCase.
 	camel bool
+	// spelled is whether a member has decided camel (the first one that
+	// has two spellings); spelling is how each name (in lowerCamelCase)
+	// that has two was first spelled, for a body that mixes them.
+	spelled  bool
+	spelling map[string]string
+	// roleless is whether no content of a Gemini body had a role: its
+	// user contents are written without one.
+	roleless bool
+	// contentsObject is whether a Gemini body's contents was one object,
+	// the shorthand the REST examples use for a list of one; partsObject,
+	// by content index (-1: the system instruction), whether its parts
+	// were.
+	contentsObject bool
+	partsObject    map[int]bool
+	// toolParams names, by tool, the member a Gemini function declaration
+	// gave its schema in when it was "parameters" (OpenAPI's subset), not
+	// parametersJsonSchema; outputSchema is "responseSchema" when the
+	// output schema was read from there.
+	toolParams   map[string]string
+	outputSchema string
+	// modeLower is whether a Gemini function calling mode was written in
+	// lower case ("auto"), as the REST examples do.
+	modeLower bool
+	// responses is what a Responses body says beyond its meaning; nil
+	// for a document read from elsewhere.
+	responses *responsesLayout
 }
 
 // layoutOf returns doc's layout when format's Parse made it, else an

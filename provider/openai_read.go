@@ -202,35 +202,45 @@ func openAIResponseFormat(v *jsontree.Value) (*promptfmt.Output, bool) {
 		}
 	case "json_schema":
 		js := v.Get("json_schema")
-		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object ||
-			!onlyMembers(js, "name", "description", "schema", "strict") {
+		if !onlyMembers(v, "type", "json_schema") || js == nil || js.Kind != jsontree.Object {
 			return nil, false
 		}
-		name := js.Get("name")
-		if name == nil || name.Kind != jsontree.String || name.Str == "" {
-			return nil, false
-		}
-		out := &promptfmt.Output{Name: name.Str}
-		if d := js.Get("description"); d != nil {
-			if d.Kind != jsontree.String || d.Str == "" {
-				return nil, false
-			}
-			out.Description = d.Str
-		}
-		s := js.Get("schema")
-		if s == nil || s.Kind != jsontree.Object {
-			return nil, false // a json_schema format without a schema is not JSON mode as written
-		}
-		out.Schema = s.Any().(map[string]any)
-		if st := js.Get("strict"); st != nil {
-			if st.Kind != jsontree.Bool || st.Str != "true" {
-				return nil, false
-			}
-			out.Strict = true
-		}
-		return out, true
+		return jsonSchemaOutput(js)
 	}
 	return nil, false
+}
+
+// jsonSchemaOutput reads a JSON schema format's name, description, schema
+// and strict, as both OpenAI APIs write them (Chat's json_schema object,
+// Responses' text.format beside its type, one of also): ok is false for
+// any other member, or values the Output does not hold exactly.
+func jsonSchemaOutput(js *jsontree.Value, also ...string) (*promptfmt.Output, bool) {
+	if !onlyMembers(js, append([]string{"name", "description", "schema", "strict"}, also...)...) {
+		return nil, false
+	}
+	name := js.Get("name")
+	if name == nil || name.Kind != jsontree.String || name.Str == "" {
+		return nil, false
+	}
+	out := &promptfmt.Output{Name: name.Str}
+	if d := js.Get("description"); d != nil {
+		if d.Kind != jsontree.String || d.Str == "" {
+			return nil, false
+		}
+		out.Description = d.Str
+	}
+	s := js.Get("schema")
+	if s == nil || s.Kind != jsontree.Object {
+		return nil, false // a json_schema format without a schema is not JSON mode as written
+	}
+	out.Schema = s.Any().(map[string]any)
+	if st := js.Get("strict"); st != nil {
+		if st.Kind != jsontree.Bool || st.Str != "true" {
+			return nil, false
+		}
+		out.Strict = true
+	}
+	return out, true
 }
 
 // onlyMembers reports whether object v has no member but names.
@@ -274,19 +284,8 @@ func (r *reader) openAIMessage(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Object, "a message") {
 		return
 	}
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "OpenAI's are system, developer, user, assistant and tool", "system", "developer", "user", "assistant", "tool")
 	if !ok {
-		return
-	}
-	switch role {
-	case "system", "developer", "user", "assistant", "tool":
-	default:
-		r.errorf(roleV, "unknown role %q (OpenAI's are system, developer, user, assistant and tool)", role)
 		return
 	}
 	msg := promptfmt.Message{Role: role, Line: r.lineOf(v.Off)}
@@ -354,20 +353,8 @@ func (r *reader) openAIContent(v *jsontree.Value, msg *promptfmt.Message, role s
 		r.errorf(v, "content must be a string or an array of parts, not %s", v.Kind)
 		return
 	}
-	for i := range v.Elems {
-		p := &v.Elems[i]
-		if !r.is(p, jsontree.Object, "a content part") {
-			continue
-		}
+	for p, t := range r.typed(v, "a content part") {
 		typ := p.Get("type")
-		if typ == nil {
-			r.errorf(p, "a content part without a type")
-			continue
-		}
-		t, ok := r.str(typ, "type")
-		if !ok {
-			continue
-		}
 		j := len(msg.Content)
 		var part promptfmt.ContentPart
 		var own []string

@@ -25,7 +25,7 @@ func writeOpenAI(w io.Writer, doc *promptfmt.Document, opts []promptfmt.Option) 
 	}
 	body.add("messages", list[openAIMessage](msgs))
 	reqErrs := append(checkRequest(nameOpenAI, req), openAIRequest(&body, req, lay)...)
-	meta, metaErrs := bodyMeta(nameOpenAI, "OpenAI", doc, openAIBodyMembers, openAIOwn, lay.meta)
+	meta, metaErrs := bodyMeta(nameOpenAI, "OpenAI", doc, openAIBodyMembers, body.ownNow(openAIOwn, lay.meta), lay.meta)
 	body = append(body, meta...)
 	if err := joinErrs(m.errs, reqErrs, metaErrs, promptfmt.CommentErrors(doc, nameOpenAI)); err != nil {
 		return err
@@ -96,30 +96,14 @@ func openAIRequest(body *object, req *promptfmt.Request, lay *layout) []error {
 			errs = append(errs, requestError(nameOpenAI, promptfmt.FieldToolChoice, badChoice(c)))
 		}
 	}
-	if o := req.Output; o != nil {
+	if req.Output != nil {
+		js, jsonMode, err := openAIOutput(nameOpenAI, req)
 		switch {
-		case o.Schema == nil && o.Name == "" && o.Description == "" && !o.Strict:
+		case err != nil:
+			errs = append(errs, err)
+		case jsonMode:
 			body.add("response_format", object{{"type", "json_object"}})
-		case o.Schema == nil:
-			errs = append(errs, requestError(nameOpenAI, promptfmt.FieldOutput,
-				"an output of JSON without a schema but with a name, description or strict (OpenAI's JSON mode has none of them)"))
-		case o.Name == "":
-			// OpenAI needs a name; the nearest request names it "output".
-			e := requestError(nameOpenAI, promptfmt.FieldOutput, "an output schema without a name (OpenAI's json_schema needs one)")
-			near := req.Clone()
-			near.Output.Name = "output"
-			e.NearestRequest = &near
-			errs = append(errs, e)
 		default:
-			var js object
-			js.add("name", o.Name)
-			if o.Description != "" {
-				js.add("description", o.Description)
-			}
-			js.add("schema", o.Schema)
-			if o.Strict {
-				js.add("strict", true)
-			}
 			body.add("response_format", object{{"type", "json_schema"}, {"json_schema", js}})
 		}
 	}
@@ -134,6 +118,36 @@ func number(f float64) json.RawMessage {
 		return json.RawMessage("null") // checkRequest has refused it
 	}
 	return b
+}
+
+// openAIOutput is req.Output as both OpenAI APIs take it: the members of
+// a json_schema format (name, description, schema, strict), or jsonMode
+// for JSON without a schema (json_object); err refuses what neither takes.
+func openAIOutput(format string, req *promptfmt.Request) (js object, jsonMode bool, err error) {
+	o := req.Output
+	switch {
+	case o.Schema == nil && o.Name == "" && o.Description == "" && !o.Strict:
+		return nil, true, nil
+	case o.Schema == nil:
+		return nil, false, requestError(format, promptfmt.FieldOutput,
+			"an output of JSON without a schema but with a name, description or strict (OpenAI's JSON mode has none of them)")
+	case o.Name == "":
+		// OpenAI needs a name; the nearest request names it "output".
+		e := requestError(format, promptfmt.FieldOutput, "an output schema without a name (OpenAI's json_schema needs one)")
+		near := req.Clone()
+		near.Output.Name = "output"
+		e.NearestRequest = &near
+		return nil, false, e
+	}
+	js.add("name", o.Name)
+	if o.Description != "" {
+		js.add("description", o.Description)
+	}
+	js.add("schema", o.Schema)
+	if o.Strict {
+		js.add("strict", true)
+	}
+	return js, false, nil
 }
 
 // badChoice describes a ToolChoice no provider takes.

@@ -189,12 +189,16 @@ func (m *mapper) noName(i int) {
 // provider needs, records its id, and reports whether it can be sent.
 // needID is whether the provider needs the call id.
 func (m *mapper) toolCall(i, j int, p *promptfmt.ContentPart, needID bool) bool {
+	// One refusal for the part: Adapt drops a part once for each.
 	ok := true
-	if p.ToolName == "" {
+	switch {
+	case p.ToolName == "" && p.ID == "" && needID:
+		m.failPart(i, j, "a tool_call without a tool name or an id cannot be expressed")
+		ok = false
+	case p.ToolName == "":
 		m.failPart(i, j, "a tool_call without a tool name cannot be expressed")
 		ok = false
-	}
-	if p.ID == "" && needID {
+	case p.ID == "" && needID:
 		m.failPart(i, j, "a tool_call without an id cannot be expressed")
 		ok = false
 	}
@@ -226,38 +230,6 @@ func (m *mapper) toolResult(i, j int, p *promptfmt.ContentPart, needID bool) (st
 		return p.ToolName, true
 	}
 	return called, true
-}
-
-// toolMessageResult returns the one result that a tool message without
-// tool_result parts holds: its text, for the call id in its metadata.
-func (m *mapper) toolMessageResult(i int) (promptfmt.ContentPart, bool) {
-	msg := &m.msgs[i]
-	parts := content(msg)
-	if len(parts) != 1 || parts[0].Kind != promptfmt.KindText {
-		m.fail(i, promptfmt.ThingOther, "a tool message must hold tool_result parts, or one text part with its call id in metadata")
-		return promptfmt.ContentPart{}, false
-	}
-	if !m.checkPart(i, 0, &parts[0]) {
-		return promptfmt.ContentPart{}, false
-	}
-	a, _ := msg.Metadata["tool_call_id"].(string)
-	b, _ := msg.Metadata["call_id"].(string)
-	id := a
-	switch {
-	case a != "" && b != "" && a != b:
-		m.fail(i, promptfmt.ThingOther, "the metadata's tool_call_id %q and call_id %q differ", a, b)
-		return promptfmt.ContentPart{}, false
-	case a == "" && b == "":
-		m.fail(i, promptfmt.ThingOther, "a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)")
-		return promptfmt.ContentPart{}, false
-	case a == "":
-		id = b
-	}
-	if !utf8.ValidString(id) {
-		m.fail(i, promptfmt.ThingOther, "the call id in metadata is not valid UTF-8")
-		return promptfmt.ContentPart{}, false
-	}
-	return promptfmt.ContentPart{Kind: promptfmt.KindToolResult, Value: parts[0].Value, ID: id}, true
 }
 
 // hasToolResults reports whether msg holds a tool_result part.
@@ -447,5 +419,6 @@ func short(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// marshal encodes v as the module's own output is, without HTML escaping.
-func marshal(v any) (json.RawMessage, error) { return jsonvalue.Encode(v) }
+// marshal encodes v as a body holds it: without HTML escaping, a whole
+// float64 with its ".0" (jsonvalue.Append), so that it reads back as one.
+func marshal(v any) (json.RawMessage, error) { return jsonvalue.Append(nil, v) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -149,8 +150,8 @@ func TestMapping(t *testing.T) {
 			promptfmt.ContentPart{Kind: promptfmt.KindImage, Value: png, MediaType: "image/png", ID: "file-1", Filename: "a.png"},
 			promptfmt.ContentPart{Kind: promptfmt.KindFile, Value: "JVBERi0xLjcK", MediaType: "application/pdf", ID: "file-2"})},
 		openai:    "openai: message 1: part 1: an image part with a file id (\"file-1\") cannot be expressed\nopenai: message 1: part 1: an image part with a filename (\"a.png\") cannot be expressed\nopenai: message 1: part 2: a file part with both a file id and data cannot be expressed (OpenAI takes one)",
-		anthropic: "anthropic: message 1: part 1: an image part with a file id (\"file-1\") cannot be expressed\nanthropic: message 1: part 1: an image part with a filename (\"a.png\") cannot be expressed\nanthropic: message 1: part 2: a file part with a file id (\"file-2\") cannot be expressed",
-		gemin:     "gemini: message 1: part 1: an image part with a file id (\"file-1\") cannot be expressed\ngemini: message 1: part 1: an image part with a filename (\"a.png\") cannot be expressed\ngemini: message 1: part 2: a file part with a file id (\"file-2\") cannot be expressed",
+		anthropic: "anthropic: message 1: part 1: an image part with a filename (\"a.png\") and a file id (\"file-1\") beside its data cannot be expressed\nanthropic: message 1: part 2: a file part with a file id (\"file-2\") beside its data cannot be expressed",
+		gemin:     "gemini: message 1: part 1: an image part with a file id (\"file-1\") cannot be expressed\ngemini: message 1: part 2: a file part with a file id (\"file-2\") cannot be expressed",
 	}, {
 		name:      "media outside user messages",
 		msgs:      []promptfmt.Message{msg("system", text("look:"), image(png, "image/png")), msg("user", text("?")), msg("assistant", image(png, "image/png"))},
@@ -168,7 +169,7 @@ func TestMapping(t *testing.T) {
 		msgs:      []promptfmt.Message{msg("assistant", call("c1", "f", `[1, 2]`), call("c2", "f", ``), call("c3", "f", `{"query": "a very long argument that goes on", "x": `))},
 		openai:    `{"messages":[{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1, 2]"}},{"id":"c2","type":"function","function":{"name":"f","arguments":""}},{"id":"c3","type":"function","function":{"name":"f","arguments":"{\"query\": \"a very long argument that goes on\", \"x\": "}}]}]}`,
 		anthropic: "anthropic: message 1: part 1: tool_call arguments are not a JSON object: \"[1, 2]\"\nanthropic: message 1: part 2: tool_call arguments are not a JSON object: \"\"\nanthropic: message 1: part 3: tool_call arguments are not a JSON object: \"{\\\"query\\\": \\\"a very long argument that goe\"...",
-		gemin:     "gemini: message 1: part 1: tool_call arguments are not a JSON object: \"[1, 2]\"\ngemini: message 1: part 2: tool_call arguments are not a JSON object: \"\"\ngemini: message 1: part 3: tool_call arguments are not a JSON object: \"{\\\"query\\\": \\\"a very long argument that goe\"...",
+		gemin:     "gemini: message 1: part 1: tool_call arguments are not a JSON object: \"[1, 2]\"\ngemini: message 1: part 3: tool_call arguments are not a JSON object: \"{\\\"query\\\": \\\"a very long argument that goe\"...",
 	}, {
 		name:      "Gemini calls without ids; results by tool name",
 		msgs:      []promptfmt.Message{msg("assistant", call("", "clock", `{}`)), msg("tool", result("", "clock", "09:30"))},
@@ -204,8 +205,8 @@ func TestMapping(t *testing.T) {
 			{Role: "tool", Content: []promptfmt.ContentPart{text("r")}, Metadata: map[string]any{"tool_call_id": "c1", "call_id": "c2"}},
 		},
 		openai:    "openai: message 2: a name (\"lookup\") on a tool message cannot be expressed\nopenai: message 3: a tool message holds the results of calls (tool_result parts); this one holds none\nopenai: message 4: a tool message holds the results of calls (tool_result parts); this one holds none\nopenai: message 5: part 2: a text part in a tool message cannot be expressed\nopenai: message 6: a tool message holds the results of calls (tool_result parts); this one holds none",
-		anthropic: "anthropic: message 2: a name (\"lookup\") cannot be expressed\nanthropic: message 3: a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)\nanthropic: message 4: a tool message must hold tool_result parts, or one text part with its call id in metadata\nanthropic: message 5: part 2: a text part in a tool message cannot be expressed\nanthropic: message 6: the metadata's tool_call_id \"c1\" and call_id \"c2\" differ",
-		gemin:     "gemini: message 2: a name (\"lookup\") cannot be expressed\ngemini: message 3: a tool message without tool_result parts needs its call id in metadata (tool_call_id or call_id)\ngemini: message 4: a tool message must hold tool_result parts, or one text part with its call id in metadata\ngemini: message 5: part 2: a text part in a tool message cannot be expressed\ngemini: message 6: the metadata's tool_call_id \"c1\" and call_id \"c2\" differ",
+		anthropic: "anthropic: message 2: a name (\"lookup\") cannot be expressed\nanthropic: message 3: a tool message holds the results of calls (tool_result parts); this one holds none\nanthropic: message 4: a tool message holds the results of calls (tool_result parts); this one holds none\nanthropic: message 5: part 2: a text part in a tool message cannot be expressed\nanthropic: message 6: a tool message holds the results of calls (tool_result parts); this one holds none",
+		gemin:     "gemini: message 2: a name (\"lookup\") cannot be expressed\ngemini: message 3: a tool message holds the results of calls (tool_result parts); this one holds none\ngemini: message 4: a tool message holds the results of calls (tool_result parts); this one holds none\ngemini: message 5: part 2: a text part in a tool message cannot be expressed\ngemini: message 6: a tool message holds the results of calls (tool_result parts); this one holds none",
 	}, {
 		name:      "an empty result; tool_call_id metadata",
 		msgs:      []promptfmt.Message{callC1, {Role: "tool", Content: []promptfmt.ContentPart{text("")}, Metadata: map[string]any{"tool_call_id": "c1"}}},
@@ -321,7 +322,10 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	audio := promptfmt.Message{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("listen"), {Kind: promptfmt.KindAudio, Value: "aGk=", MediaType: "audio/wav"}}}
 	late := promptfmt.NewMessage("system", "late")
 	msgs := []promptfmt.Message{named, audio, promptfmt.NewMessage("assistant", "ok"), late, promptfmt.NewMessage("critic", "x")}
-	_, err := exportAnthropic(msgs)
+	sendAnthropic := func(msgs []promptfmt.Message) error {
+		return Anthropic.Write(io.Discard, &promptfmt.Document{Messages: msgs}, promptfmt.Send())
+	}
+	err := sendAnthropic(msgs)
 	var got []string
 	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 		ue := e.(*promptfmt.UnsupportedError)
@@ -335,11 +339,9 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	}, got)
 
 	fitted, changes, err := promptfmt.Adapt(&promptfmt.Document{Messages: msgs}, func(d *promptfmt.Document) error {
-		_, err := exportAnthropic(d.Messages)
-		return err
+		return sendAnthropic(d.Messages)
 	})
 	require.NoError(t, err)
 	require.Len(t, changes, 4)
-	_, err = exportAnthropic(fitted.Messages)
-	require.NoError(t, err)
+	require.NoError(t, sendAnthropic(fitted.Messages))
 }

@@ -1,8 +1,10 @@
 package provider
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 
@@ -75,18 +77,19 @@ func (r *reader) errorAt(off int, format string, args ...any) {
 	}
 }
 
+var newline = []byte{'\n'}
+
 // lineOf returns the 1-based line of offset off, counting on from the
 // last offset asked for when off is past it.
 func (r *reader) lineOf(off int) int {
 	if off < r.at {
 		r.line, r.at = 1, 0
 	}
-	for i := r.at; i < off; i++ {
-		switch r.src[i] {
-		case '\n':
-			r.line++
-		case '\r':
-			if i+1 >= len(r.src) || r.src[i+1] != '\n' {
+	seg := r.src[r.at:off]
+	r.line += bytes.Count(seg, newline)
+	if bytes.IndexByte(seg, '\r') >= 0 { // a CR alone ends a line too
+		for i, c := range seg {
+			if j := r.at + i + 1; c == '\r' && (j >= len(r.src) || r.src[j] != '\n') {
 				r.line++
 			}
 		}
@@ -159,15 +162,6 @@ func (r *reader) strings(v *jsontree.Value, what string) ([]string, bool) {
 	return out, true
 }
 
-// object reads v as a JSON object into the model's values, for a schema
-// or arguments; nil when v is not an object.
-func (r *reader) object(v *jsontree.Value, what string) map[string]any {
-	if !r.is(v, jsontree.Object, what) {
-		return nil
-	}
-	return v.Any().(map[string]any)
-}
-
 // meta keeps a body member the mapping has no field for in Meta, as read.
 func (r *reader) meta(m *jsontree.Member) {
 	if r.doc.Meta == nil {
@@ -193,6 +187,13 @@ func (r *reader) compact(v *jsontree.Value) string {
 	if v.Kind != jsontree.Object && v.Kind != jsontree.Array {
 		return string(raw)
 	}
+	return compactJSON(raw)
+}
+
+// compactJSON returns the JSON text raw without the white space between
+// its tokens: what a reader keeps of a call's arguments, so what a writer
+// must be given to write a body that reads back the same.
+func compactJSON(raw []byte) string {
 	out := make([]byte, 0, len(raw))
 	in := false
 	for i := 0; i < len(raw); i++ {
@@ -200,7 +201,7 @@ func (r *reader) compact(v *jsontree.Value) string {
 		switch {
 		case in:
 			out = append(out, c)
-			if c == '\\' {
+			if c == '\\' && i+1 < len(raw) {
 				i++
 				out = append(out, raw[i])
 			} else if c == '"' {
@@ -215,4 +216,50 @@ func (r *reader) compact(v *jsontree.Value) string {
 		}
 	}
 	return string(out)
+}
+
+// role reads the role of message object v, which must be one of roles;
+// known says which they are in the error for another one ("OpenAI's are
+// system, ..."). ok is false when a problem was recorded.
+func (r *reader) role(v *jsontree.Value, known string, roles ...string) (string, bool) {
+	roleV := v.Get("role")
+	if roleV == nil {
+		r.errorf(v, "a message without a role")
+		return "", false
+	}
+	role, ok := r.str(roleV, "role")
+	if !ok {
+		return "", false
+	}
+	if !contains(roles, role) {
+		r.errorf(roleV, "unknown role %q (%s)", role, known)
+		return "", false
+	}
+	return role, true
+}
+
+// typed yields the elements of the array v that are objects with a string
+// "type" (what, for errors: "a content part"), with that type; any other
+// element is a problem recorded, and skipped.
+func (r *reader) typed(v *jsontree.Value, what string) iter.Seq2[*jsontree.Value, string] {
+	return func(yield func(*jsontree.Value, string) bool) {
+		for i := range v.Elems {
+			p := &v.Elems[i]
+			if !r.is(p, jsontree.Object, what) {
+				continue
+			}
+			typ := p.Get("type")
+			if typ == nil {
+				r.errorf(p, "%s without a type", what)
+				continue
+			}
+			t, ok := r.str(typ, "type")
+			if !ok {
+				continue
+			}
+			if !yield(p, t) {
+				return
+			}
+		}
+	}
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/values"
 )
 
@@ -62,41 +62,18 @@ func checkRequest(format string, req *promptfmt.Request) []error {
 	return errs
 }
 
+// wrapDepth is how deep any provider's body nests what a document gives
+// it (a tool's schema under tools, a function declaration, a message's
+// member under contents and parts), at most: a value is refused when it
+// would put the body past the depth reading allows (values.MaxDepth), so
+// that what is written reads back.
+const wrapDepth = 8
+
 // schemaProblem says what keeps a schema from being sent as JSON, "" for
 // nothing.
 func schemaProblem(s map[string]any) string {
-	if s == nil {
-		return ""
-	}
-	if p := jsonvalue.NotJSONLike(s); p != "" {
-		return "holds a value at " + p + " that is not JSON-like data"
-	}
-	if !validText(s) {
-		return "holds text that is not valid UTF-8"
-	}
-	if _, err := jsonvalue.Encode(s); err != nil {
-		return "cannot be written as JSON: " + err.Error()
+	if err := homes.Check(s, wrapDepth); err != nil {
+		return "holds " + err.Error()
 	}
 	return ""
-}
-
-// validText reports whether every string and key in v is valid UTF-8.
-func validText(v any) bool {
-	switch v := v.(type) {
-	case string:
-		return utf8.ValidString(v)
-	case map[string]any:
-		for k, x := range v {
-			if !utf8.ValidString(k) || !validText(x) {
-				return false
-			}
-		}
-	case []any:
-		for _, x := range v {
-			if !validText(x) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -13,7 +13,7 @@ package provider
 type marks struct {
 	array bool            // the text is an array
 	top   map[string]bool // the top level's member names
-	any   map[string]bool // member names at any depth, and "type"/"role" values as "=value"
+	any   map[string]bool // member names at any depth, "type"/"role" values as "=value", role values as "role=value" too
 }
 
 // sniffMarks scans src; ok is false when it does not start as JSON.
@@ -64,6 +64,9 @@ func sniffMarks(src []byte) (marks, bool) {
 				lastKey = s
 			} else if lastKey == "type" || lastKey == "role" {
 				m.any["="+s] = true
+				if lastKey == "role" {
+					m.any["role="+s] = true // Anthropic's tool_choice has type "tool"
+				}
 			}
 		}
 	}
@@ -90,7 +93,8 @@ func (m marks) hasTop(names ...string) bool {
 
 // anthropicMarks are what only an Anthropic body has.
 func (m marks) anthropic() bool {
-	return m.hasTop("system", "stop_sequences", "top_k", "thinking", "anthropic_version", "mcp_servers", "container") ||
+	return m.hasTop("system", "stop_sequences", "top_k", "thinking", "anthropic_version", "mcp_servers", "container",
+		"output_config", "inference_geo", "diagnostics") ||
 		m.has("=tool_use", "=tool_result", "=document", "source", "tool_use_id", "input_schema", "cache_control", "=base64")
 }
 
@@ -98,7 +102,7 @@ func (m marks) anthropic() bool {
 func (m marks) openAI() bool {
 	return m.hasTop("n", "response_format", "logit_bias", "frequency_penalty", "presence_penalty", "seed",
 		"max_completion_tokens", "user", "stream_options", "logprobs", "top_logprobs", "modalities", "audio") ||
-		m.has("tool_calls", "tool_call_id", "image_url", "input_audio", "file_data", "=system", "=developer", "=tool", "=function")
+		m.has("tool_calls", "tool_call_id", "image_url", "input_audio", "file_data", "=system", "=developer", "role=tool", "=function")
 }
 
 func sniffOpenAI(src []byte) bool {
@@ -120,4 +124,11 @@ func sniffAnthropic(src []byte) bool {
 func sniffGemini(src []byte) bool {
 	m, ok := sniffMarks(src)
 	return ok && !m.array && m.hasTop("contents") && !m.hasTop("messages", "input")
+}
+
+// sniffResponses takes a body with input or instructions and no other
+// provider's conversation.
+func sniffResponses(src []byte) bool {
+	m, ok := sniffMarks(src)
+	return ok && !m.array && m.hasTop("input", "instructions") && !m.hasTop("messages", "contents", "system_instruction", "systemInstruction")
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
 
@@ -74,6 +75,9 @@ func (l list[T]) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
+// appendValue appends v as a body holds it (jsonvalue.Append).
+func appendValue(b []byte, v any) ([]byte, error) { return jsonvalue.Append(b, v) }
+
 // withExtras returns the JSON object plain with the members of extra
 // after its own: what a message or part carried beyond the mapping's
 // fields, written back as read (for a MarshalJSON; an AppendJSON calls
@@ -111,10 +115,12 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 		case own[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf(
 				"the metadata key %q, which names what %s's body holds in its own place (a request setting of another type, or the conversation)", k, label)))
-		case known[k] || read[k]:
-			out.add(k, doc.Meta[k])
-		default:
+		case !known[k] && !read[k]:
 			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q (not a member of %s's request body)", k, label)))
+		case homes.Check(doc.Meta[k], 1) != nil:
+			errs = append(errs, metaError(format, k, fmt.Sprintf("the metadata key %q: it holds %v", k, homes.Check(doc.Meta[k], 1))))
+		default:
+			out.add(k, doc.Meta[k])
 		}
 	}
 	return out, errs
@@ -122,6 +128,30 @@ func bodyMeta(format, label string, doc *promptfmt.Document, known, own, read ma
 
 func metaError(format, key, what string) error {
 	return &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key, What: what}
+}
+
+// ownNow is own, the body members a mapping writes itself, without those
+// read into Meta (read) that body does not hold: a member the Request
+// could not hold exactly (a list of built-in tools) is written back from
+// Meta, unless the mapping wrote the member from the Request.
+func (o object) ownNow(own, read map[string]bool) map[string]bool {
+	now := make(map[string]bool, len(own))
+	for k := range own {
+		if !read[k] || o.has(k) {
+			now[k] = true
+		}
+	}
+	return now
+}
+
+// has reports whether o has a member called key.
+func (o object) has(key string) bool {
+	for _, m := range o {
+		if m.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // requestError refuses Request field f.
@@ -160,6 +190,10 @@ func splitPartKey(k string) (int, string, bool) {
 func (m *mapper) messageExtras(i int, known, own, read map[string]bool) (msg object, parts map[int]object) {
 	meta := m.msgs[i].Metadata
 	for _, k := range jsonvalue.SortedKeys(meta) {
+		if err := homes.Check(meta[k], wrapDepth); err != nil {
+			m.fail(i, promptfmt.ThingMetadata, "the metadata key %q: it holds %v", k, err).Key = k
+			continue
+		}
 		if j, name, ok := splitPartKey(k); ok && read[k] && j < len(m.msgs[i].Content) {
 			if parts == nil {
 				parts = map[int]object{}

@@ -2,6 +2,7 @@ package stf
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -34,3 +35,27 @@ func BenchmarkParseNestedComments(b *testing.B) {
 func BenchmarkParseLongLine(b *testing.B) {
 	thisFormat.BenchParse(b, []byte(";user\n"+strings.Repeat("a;b ", 10<<20/4)))
 }
+
+// BenchmarkSettings parses and writes back a file with every setting in
+// ;meta (testdata/canonical/settings.stf).
+func BenchmarkSettings(b *testing.B) {
+	src, err := os.ReadFile("testdata/canonical/settings.stf")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := Parse(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Write(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of
+// one-line messages (Short) and of 4 KB messages (Long).
+func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }

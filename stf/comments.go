@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 )
 
 // This file keeps comments: the parser anchors each to its place among the
@@ -195,6 +196,10 @@ type layout struct {
 	meta  []string
 	extra map[int][]string
 	args  map[int][]string
+	// kept is what takeRequest read, so that an unchanged setting is
+	// written back as written (temperature: 1 stays 1, not 1.0) and the
+	// ;meta blocks with it.
+	kept *homes.Kept
 }
 
 func layoutOf(doc *promptfmt.Document) *layout {

@@ -163,6 +163,37 @@
 // media part's detail, and keep any other top-level field in Metadata.
 // A part field this model cannot hold is an error naming it.
 //
+// # Settings
+//
+// Decision: what a document asks of a model is kept in ;meta under the
+// one key request, each setting under the name and in the shape of its
+// JSON in promptfmt.Request: ;meta {request: {model: 'gpt-4o',
+// temperature: 0.2}} holds model (a string), temperature, topP, topK,
+// maxTokens, stop (a list of strings), seed, frequencyPenalty,
+// presencePenalty, tools ([{name, description, parameters, strict}],
+// parameters a JSON Schema), toolChoice ({mode: 'auto' | 'none' |
+// 'required', tool}), output ({name, description, schema, strict}).
+// Every field of the Request has its home here, and none takes the place
+// of the metadata another format keeps in ;meta (a prompt file's model,
+// Prompty's model object, Dotprompt's output). Parse moves them into
+// Document.Request (each at the line of its ;meta command) and Meta keeps
+// the other keys. A setting whose value the Request cannot hold exactly
+// (temperature: 'hot', a tool with a member it has no field for,
+// toolChoice: {mode: 'any'}) stays in Meta as written, with a warning at
+// its ;meta line: the file parses as before. An integer where a number is
+// wanted is that number, and a number without a fraction where an integer
+// is wanted that integer.
+//
+// Write puts the settings back into ;meta: the blocks as written while
+// neither Meta nor the settings changed (temperature: 1 stays 1, not
+// 1.0), else afresh. It refuses (promptfmt.UnsupportedError, the field or
+// the key named) a value no file holds (NaN, text that is not UTF-8,
+// nesting past values.MaxDepth), and a Meta key that is a setting's place
+// or would read as one: Meta's model: 'gpt-4o' is read back as the
+// Request's model, so a document holding it in Meta (a prompt file's
+// model, where the prompt came from) cannot be written as it is;
+// convert --lossy drops it.
+//
 // JSON5 is read to the JSON5 1.0 specification, with two decisions: an
 // integer that fits an int64 is an int64 (other numbers float64), and a
 // duplicate key is an error, not a silent overwrite.
@@ -185,5 +216,6 @@
 // cannot hold (disabled, adjacent or empty text parts among others, a
 // multi-line tool call, a tool result, a media value with blanks, a file
 // id or file name) is written as a ;raw block. So every Document can be
-// written, and Parse(Write(doc)) equals doc. The file ends with LF.
+// written but one whose Meta takes a setting's place (see Settings), and
+// Parse(Write(doc)) equals doc. The file ends with LF.
 package stf

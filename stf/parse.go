@@ -9,6 +9,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/json5"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/slab"
 )
 
 const format = "stf"
@@ -37,7 +38,7 @@ func parse(src []byte, cfg config) (*promptfmt.Document, error) {
 	}
 	est := estimateMessages(p.s)
 	p.doc.Messages = make([]promptfmt.Message, 0, est)
-	p.parts = make([]promptfmt.ContentPart, 0, est)
+	p.parts = slab.New(est)
 	if err := p.run(); err != nil {
 		return nil, err
 	}
@@ -45,11 +46,13 @@ func parse(src []byte, cfg config) (*promptfmt.Document, error) {
 }
 
 // estimateMessages guesses how many messages s holds, to size the message
-// slice: conversations average hundreds of bytes a message, and there is
-// at most one message for each ';' (and one of the default role). When the
-// guess is short, push doubles the slice.
+// slice: there is at most one message for each ';' (and one of the default
+// role), and it reserves at most one per 32 bytes, three times the size of
+// s. What the slice reserves and does not use is never written, so it
+// takes address space, not memory; when the guess is short (messages of
+// under 32 bytes), push doubles the slice.
 func estimateMessages(s string) int {
-	return min(len(s)/256, strings.Count(s, ";")) + 1
+	return min(len(s)/32, strings.Count(s, ";")) + 1
 }
 
 type parser struct {
@@ -60,12 +63,12 @@ type parser struct {
 	crlf             bool // every LF follows a CR: the file's lines end in CRLF
 	cur              int  // index of the current message, -1 when there is none
 	text             buffer
-	block            buffer                  // data lines of the pending polyadic command
-	open             string                  // the pending polyadic command (raw, extra, meta), or ""
-	at               int                     // offset of its command line
-	atLine, textLine int                     // lines of that command and of the pending text
-	opens            []int                   // offsets of the /* lines of the open block comments
-	parts            []promptfmt.ContentPart // slab that messages' first parts are cut from
+	block            buffer     // data lines of the pending polyadic command
+	open             string     // the pending polyadic command (raw, extra, meta), or ""
+	at               int        // offset of its command line
+	atLine, textLine int        // lines of that command and of the pending text
+	opens            []int      // offsets of the /* lines of the open block comments
+	parts            slab.Parts // where messages' first parts are cut from
 	lines            lineCounter
 	args             []arg // buffer for parseArgs
 	// pending are the comments read since the last flush; blockLine is
@@ -437,12 +440,7 @@ func (p *parser) addPart(part promptfmt.ContentPart) {
 		m.Content = append(m.Content, part)
 		return
 	}
-	if len(p.parts) == cap(p.parts) {
-		p.parts = make([]promptfmt.ContentPart, 0, 1024)
-	}
-	p.parts = append(p.parts, part)
-	n := len(p.parts)
-	m.Content = p.parts[n-1 : n : n]
+	m.Content = p.parts.One(part)
 }
 
 // end runs the pending polyadic command on its data lines.
@@ -671,6 +669,7 @@ func (p *parser) finish() error {
 		}
 	}
 	canonicalComments(p.doc)
+	p.takeRequest()
 	if p.layout.metaAfter >= 0 || p.layout.meta != nil || p.layout.extra != nil || p.layout.args != nil {
 		p.doc.Layout = &p.layout
 	}

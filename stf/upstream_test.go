@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -198,6 +199,8 @@ func upstreamDoc(t *testing.T, raw []byte) *promptfmt.Document {
 	doc := &promptfmt.Document{}
 	if md, ok := data["metadata"]; ok {
 		merge(&doc.Meta, "meta", md)
+		// Upstream's metadata, with the settings read as ours are.
+		doc.Meta, _, _ = homes.Take(doc.Meta, requestHomes, &doc.Request, nil)
 	}
 	for _, x := range data["messages"].([]any) {
 		um := x.(map[string]any)

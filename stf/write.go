@@ -18,8 +18,9 @@ import (
 // shape. Every Document can be written, so Parse(Write(doc)) equals doc;
 // the only errors are values no format could hold (strings that are not
 // UTF-8, metadata that is not JSON-like, parts of unknown kinds or with
-// fields their kind does not use), one UnsupportedError each, joined, and
-// then nothing is written. A message without content is written, and read
+// fields their kind does not use, settings that are not finite) and Meta
+// keys that would read as settings (see Settings), one UnsupportedError
+// each, joined, and then nothing is written. A message without content is written, and read
 // back, as one empty text part. It takes Parse's options, so that one
 // list serves both; none changes what it writes.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
@@ -48,12 +49,14 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		lead = lead[:n]
 	}
 	b = appendComments(b, doc, lead)
-	if blocks := l.meta; len(blocks) > 0 && jsonvalue.Equal(decodeBlocks(blocks, "meta"), doc.Meta) {
+	meta, rerrs := putRequest(doc, l)
+	errs = append(errs, rerrs...)
+	if blocks := l.meta; len(blocks) > 0 && jsonvalue.Equal(decodeBlocks(blocks, "meta"), meta) {
 		for _, data := range blocks {
 			b = appendBlock(b, ";meta\n", data)
 		}
-	} else if len(doc.Meta) > 0 {
-		out, err := json5.Append(append(b, ";meta\n"...), doc.Meta)
+	} else if len(meta) > 0 {
+		out, err := json5.Append(append(b, ";meta\n"...), meta)
 		if err != nil {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, What: "metadata: " + err.Error(), Thing: promptfmt.ThingMeta})
 		}

@@ -2,6 +2,7 @@ package stf
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/formattest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -159,12 +161,27 @@ func TestWriteNoContent(t *testing.T) {
 	assert.Equal(t, ";user\n", out.String())
 }
 
-// Property: any document survives Write then Parse.
+// Property: any document survives Write then Parse, but one whose Meta
+// holds a key of a setting's name that would read as the setting: that
+// key, and only that, is refused.
 func TestWriteRandomRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
+	refused := 0
 	for range 3000 {
-		roundTrip(t, randomDoc(r))
+		doc := randomDoc(r)
+		if err := Write(io.Discard, doc); err != nil {
+			for _, e := range formattest.Flatten(err) {
+				var ue *promptfmt.UnsupportedError
+				require.ErrorAs(t, e, &ue)
+				require.Equal(t, promptfmt.ThingMeta, ue.Thing, "%v", e)
+				require.Equal(t, "request", ue.Key, "%v", e)
+				delete(doc.Meta, ue.Key)
+			}
+			refused++
+		}
+		roundTrip(t, doc)
 	}
+	require.NotZero(t, refused, "no Meta key read as a setting was generated")
 }
 
 // The canonical files in testdata are unchanged by a read and a write, as
@@ -226,8 +243,11 @@ func randomValue(r *rand.Rand, depth int) any {
 func randomMap(r *rand.Rand, depth int) map[string]any {
 	m := map[string]any{}
 	for range r.IntN(4) {
-		k := []string{"id", "call_id", "name", "role", "model", "a_b", "Key", "two words", "", "reasoning", "extra", "x"}[r.IntN(12)]
+		k := []string{"id", "call_id", "name", "role", "model", "a_b", "Key", "two words", "", "reasoning", "extra", "x", "request"}[r.IntN(13)]
 		m[k] = randomValue(r, depth)
+		if k == "request" && r.IntN(2) == 0 { // a setting's place, with a value the Request cannot hold
+			m[k] = map[string]any{"temperature": "hot"}
+		}
 	}
 	return m
 }

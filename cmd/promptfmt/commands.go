@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,9 +75,13 @@ func (in *input) display() string {
 
 // readAs reads one file of the named format (from its extension when
 // formatName is ""), without parsing it.
-func (c *cli) readAs(name, formatName string) (*input, int) {
+func (c *cli) readAs(name, formatName string) (*input, int) { return c.readSrc(name, formatName, nil) }
+
+// readSrc is readAs of a file whose content src may already be read (nil
+// when it is not).
+func (c *cli) readSrc(name, formatName string, src []byte) (*input, int) {
 	in := &input{name: name}
-	f, err := lookupFormat(formatName, name)
+	f, src, err := lookupFormatSrc(formatName, name, src)
 	if err != nil {
 		return nil, c.fail(err)
 	}
@@ -84,16 +89,21 @@ func (c *cli) readAs(name, formatName string) (*input, int) {
 	if f.parse == nil {
 		return nil, c.fail(f.notBuilt())
 	}
-	if in.src, err = c.read(name); err != nil {
-		return nil, c.fail(err)
+	if in.src = src; in.src == nil {
+		if in.src, err = c.read(name); err != nil {
+			return nil, c.fail(err)
+		}
 	}
 	return in, exitOK
 }
 
 // load reads and parses one file. Parse errors are printed; the status
 // says how the command should end.
-func (c *cli) load(name, formatName string) (*input, int) {
-	in, status := c.readAs(name, formatName)
+func (c *cli) load(name, formatName string) (*input, int) { return c.loadSrc(name, formatName, nil) }
+
+// loadSrc is load of a file whose content src may already be read.
+func (c *cli) loadSrc(name, formatName string, src []byte) (*input, int) {
+	in, status := c.readSrc(name, formatName, src)
 	if in == nil {
 		return nil, status
 	}
@@ -116,10 +126,15 @@ func (c *cli) load(name, formatName string) (*input, int) {
 
 // read reads the named file, or standard input for "-".
 func (c *cli) read(name string) ([]byte, error) {
+	var src []byte
+	var err error
 	if name == "-" {
-		return io.ReadAll(c.stdin)
+		src, err = io.ReadAll(c.stdin)
+	} else {
+		src, err = os.ReadFile(name)
 	}
-	return os.ReadFile(name)
+	noteInput(len(src))
+	return src, err
 }
 
 // fail prints a non-input error and returns its exit status.
@@ -143,8 +158,20 @@ func oneFile(files []string) (string, error) {
 }
 
 // printJSON prints v indented, in memory linear in its size however
-// deeply it nests (jsonvalue.Write).
+// deeply it nests (jsonvalue.Write). A document's messages, and a list of
+// messages, are encoded one message at a time (jsonvalue.WriteList): the
+// output is never held whole, and a large file costs its document only.
 func (c *cli) printJSON(v any) int {
+	switch v := v.(type) {
+	case *promptfmt.Document:
+		shell := *v
+		shell.Messages = nil // encoded as [], where the messages go
+		return c.printList(shell, "messages", slices.Values(v.Messages))
+	case []promptfmt.Message:
+		return c.printList(nil, "", slices.Values(v))
+	case iter.Seq[promptfmt.Message]:
+		return c.printList(nil, "", v)
+	}
 	if err := jsonvalue.Write(c.stdout, v); err != nil {
 		return c.fail(err)
 	}
@@ -154,6 +181,15 @@ func (c *cli) printJSON(v any) int {
 // printBytes prints what a writer wrote.
 func (c *cli) printBytes(b []byte) int {
 	if _, err := c.stdout.Write(b); err != nil {
+		return c.fail(err)
+	}
+	return exitOK
+}
+
+// printList prints shell with msgs as the value of its key (msgs alone
+// when key is ""), one message encoded at a time.
+func (c *cli) printList(shell any, key string, msgs iter.Seq[promptfmt.Message]) int {
+	if err := jsonvalue.WriteList(c.stdout, shell, key, msgs); err != nil {
 		return c.fail(err)
 	}
 	return exitOK
@@ -221,7 +257,7 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 		return c.runTemplate(in, *inputsFile, whole, *as)
 	}
 	if *inputsFile != "" {
-		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
+		return c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
 	}
 	in, status := c.loadOne(files, *format)
 	if in == nil {
@@ -383,5 +419,5 @@ func (c *cli) runMessages(args []string) int {
 		"A dataset (.jsonl, a conversation a line) prints an array holding each\n"+
 		"record's messages; a record that does not read stops it, the array left\n"+
 		"open, so that what was printed does not parse as the whole.", false,
-		func(d *promptfmt.Document) any { return d.ForModel().Messages })
+		func(d *promptfmt.Document) any { return d.Sent() })
 }

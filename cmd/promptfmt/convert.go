@@ -276,7 +276,7 @@ func (c *cli) loadForConvert(name, format, inputsFile string) (*input, int) {
 	}
 	if inputsFile == "" || f.load == nil {
 		if inputsFile != "" {
-			return nil, c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl)"})
+			return nil, c.fail(&usageError{"--inputs applies to template formats only (prompty, pdl, dotprompt)"})
 		}
 		in, status := c.load(name, format)
 		if in != nil {

@@ -39,7 +39,7 @@ func diagnose(t *testing.T, src []byte, dir string, jsonDiag bool) (stdout, stde
 		if f.load == nil {
 			continue
 		}
-		tpl, err := f.load(src, dir)
+		tpl, err := f.load(src, filepath.Join(dir, in.name))
 		if err != nil {
 			print(nil, err)
 			continue

@@ -27,9 +27,10 @@ type formatInfo struct {
 	parse func([]byte) (*promptfmt.Document, error)
 	write func(io.Writer, *promptfmt.Document) error
 	// load is set for formats whose files are templates: parse and
-	// messages load the file (dir is its directory, "" for stdin) and
-	// render it with the inputs given.
-	load func(src []byte, dir string) (template, error)
+	// messages load the file (file is its name, "" for stdin; what it
+	// names is read from its directory) and render it with the inputs
+	// given.
+	load func(src []byte, file string) (template, error)
 	// parseIn, when set, is parse for a file in directory dir (for a
 	// format that reads other files relative to it).
 	parseIn func(src []byte, dir string) (*promptfmt.Document, error)
@@ -61,10 +62,10 @@ type promptyTemplate struct {
 	src []byte
 }
 
-func loadPrompty(src []byte, dir string) (template, error) {
+func loadPrompty(src []byte, file string) (template, error) {
 	var opts []promptfmt.Option
-	if dir != "" { // the files it names, from inside dir only
-		opts = append(opts, promptfmt.FS(confined.DirFS(dir)))
+	if file != "" { // the files it names, from inside its directory only
+		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))))
 	}
 	a, err := prompty.Load(src, opts...)
 	if err != nil {
@@ -95,10 +96,18 @@ func (t promptyTemplate) Document(inputs map[string]any) (*promptfmt.Document, e
 	if err != nil {
 		return nil, err
 	}
-	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Messages: msgs, Warnings: warnings}, nil
+	return &promptfmt.Document{Meta: file.Meta, MetaNode: file.MetaNode, Request: file.Request, Messages: msgs, Warnings: warnings}, nil
 }
 
-func (t promptyTemplate) Describe() map[string]any { return map[string]any{"agent": t.a} }
+// Describe is the front matter as Load reads it, and the settings as the
+// Document holds them.
+func (t promptyTemplate) Describe() map[string]any {
+	out := map[string]any{"agent": t.a}
+	if file, err := prompty.Parse(t.src); err == nil && !file.Request.IsZero() {
+		out["request"] = file.Request
+	}
+	return out
+}
 
 func (t promptyTemplate) Warnings() []promptfmt.Warning { return t.a.Warnings }
 
@@ -114,9 +123,10 @@ type pdlTemplate struct {
 // os.DirFS would let it).
 func besideFS(dir string) promptfmt.Option { return promptfmt.FS(confined.DirFS(dir)) }
 
-func loadPDL(src []byte, dir string) (template, error) {
-	if dir == "" {
-		dir = "." // standard input: images relative to the working directory
+func loadPDL(src []byte, file string) (template, error) {
+	dir := "." // standard input: images relative to the working directory
+	if file != "" {
+		dir = filepath.Dir(file)
 	}
 	return &pdlTemplate{src: src, dir: dir}, nil
 }
@@ -135,7 +145,7 @@ func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []pro
 }
 
 // Document is the whole document, hidden reasoning turns and the schema
-// (Meta[pdl.SchemaKey]) included.
+// (the Request's output, or Meta[pdl.SchemaKey]) included.
 func (t *pdlTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
 	if _, _, err := t.Prepare(inputs); err != nil {
 		return nil, err
@@ -148,7 +158,7 @@ func (t *pdlTemplate) Document(inputs map[string]any) (*promptfmt.Document, erro
 func (t *pdlTemplate) Describe() map[string]any {
 	out := map[string]any{"document": t.last.Document}
 	if t.last.Schema != nil {
-		out["schema"] = map[string]any{"text": t.last.Document.Meta[pdl.SchemaKey], "parsed": t.last.Schema.String()}
+		out["schema"] = map[string]any{"text": t.last.SchemaText, "parsed": t.last.Schema.String()}
 	}
 	return out
 }
@@ -158,22 +168,26 @@ func (t *pdlTemplate) Warnings() []promptfmt.Warning { return nil }
 // dotpromptTemplate is a loaded Dotprompt file; the inputs are
 // Dotprompt's data argument ({"input": ..., "messages": ..., "context": ...}),
 // so that a file renders as in Genkit.
-type dotpromptTemplate struct{ t *dotprompt.Template }
+type dotpromptTemplate struct {
+	t    *dotprompt.Template
+	last *promptfmt.Document // of the last Document
+}
 
-func loadDotprompt(src []byte, dir string) (template, error) {
+func loadDotprompt(src []byte, file string) (template, error) {
 	var opts []promptfmt.Option
-	if dir != "" { // partials (_name.prompt), from inside dir only
-		opts = append(opts, promptfmt.FS(confined.DirFS(dir)))
+	if file != "" { // partials (_name.prompt), from inside its directory only;
+		// its name and variant from the file's name
+		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))), promptfmt.File(file))
 	}
 	t, err := dotprompt.Load(src, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return dotpromptTemplate{t}, nil
+	return &dotpromptTemplate{t: t}, nil
 }
 
 // Render is the rendered messages' text, one after the other.
-func (t dotpromptTemplate) Render(inputs map[string]any) (string, error) {
+func (t *dotpromptTemplate) Render(inputs map[string]any) (string, error) {
 	doc, err := t.Document(inputs)
 	if err != nil {
 		return "", err
@@ -185,7 +199,7 @@ func (t dotpromptTemplate) Render(inputs map[string]any) (string, error) {
 	return b.String(), nil
 }
 
-func (t dotpromptTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
+func (t *dotpromptTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []promptfmt.Warning, error) {
 	doc, err := t.Document(inputs)
 	if err != nil {
 		return nil, nil, err
@@ -193,13 +207,23 @@ func (t dotpromptTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, 
 	return doc.Messages, doc.Warnings, nil
 }
 
-func (t dotpromptTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
-	return t.t.Render(context.Background(), nil, dotprompt.Data(inputs))
+func (t *dotpromptTemplate) Document(inputs map[string]any) (*promptfmt.Document, error) {
+	doc, err := t.t.Render(context.Background(), nil, dotprompt.Data(inputs))
+	t.last = doc
+	return doc, err
 }
 
-func (t dotpromptTemplate) Describe() map[string]any { return map[string]any{"inputs": t.t.Inputs()} }
+// Describe is the inputs and the front matter (with the name and variant
+// the file's name gives).
+func (t *dotpromptTemplate) Describe() map[string]any {
+	out := map[string]any{"inputs": t.t.Inputs()}
+	if t.last != nil && t.last.Meta != nil {
+		out["meta"] = t.last.Meta
+	}
+	return out
+}
 
-func (t dotpromptTemplate) Warnings() []promptfmt.Warning { return nil }
+func (t *dotpromptTemplate) Warnings() []promptfmt.Warning { return nil }
 
 // formats is package formats' registry, with what the command adds for
 // template formats (loading with inputs, reading beside a file).
@@ -275,60 +299,80 @@ func inTree(name, format string) bool {
 
 // lookupFormat finds the format named by -f, or else by file's extension.
 func lookupFormat(name, file string) (*formatInfo, error) {
+	f, _, err := lookupFormatSrc(name, file, nil)
+	return f, err
+}
+
+// extensionOwners returns the indexes of the formats that read file's
+// extension.
+func extensionOwners(file string) []int {
+	ext := strings.ToLower(filepath.Ext(file))
+	var owners []int
+	for i := range formats {
+		if slices.Contains(formats[i].exts, ext) {
+			owners = append(owners, i)
+		}
+	}
+	return owners
+}
+
+// lookupFormatSrc is lookupFormat for a file whose content may be known:
+// when several formats read its extension, the content tells (src, or
+// the file read, which it returns so that it is not read twice).
+func lookupFormatSrc(name, file string, src []byte) (*formatInfo, []byte, error) {
 	if datasetNamed(name) != nil || name == "" && isDatasetFile(file) {
 		what := name
 		if what == "" {
 			what = file
 		}
-		return nil, datasetUsage(what)
+		return nil, nil, datasetUsage(what)
 	}
 	if name == "" {
-		ext := strings.ToLower(filepath.Ext(file))
-		var owners []int
-		for i := range formats {
-			if slices.Contains(formats[i].exts, ext) {
-				owners = append(owners, i)
-			}
-		}
+		owners := extensionOwners(file)
 		switch {
 		case len(owners) == 1:
-			return &formats[owners[0]], nil
+			return &formats[owners[0]], src, nil
 		case len(owners) > 1:
-			return byContent(file)
+			return byContent(file, src)
 		}
 		if file == "-" {
-			return nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
+			return nil, nil, &usageError{"cannot tell the format of standard input: give -f FORMAT (" + formatNames() + ")"}
 		}
 		// A file that is not there, or is a directory, is the mistake to
 		// name: no format would read it.
 		if fi, err := os.Stat(file); err != nil {
-			return nil, err
+			return nil, nil, err
 		} else if fi.IsDir() {
-			return nil, &usageError{fmt.Sprintf("%s is a directory: give a file", file)}
+			return nil, nil, &usageError{fmt.Sprintf("%s is a directory: give a file", file)}
 		}
-		return nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
+		return nil, nil, &usageError{fmt.Sprintf("cannot tell the format of %s from its extension: give -f FORMAT (%s)", file, formatNames())}
 	}
 	for i := range formats {
 		if formats[i].name == name {
-			return &formats[i], nil
+			return &formats[i], src, nil
 		}
 	}
-	return nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
+	return nil, nil, &usageError{fmt.Sprintf("unknown format %q (want %s)", name, formatNames())}
 }
 
 // byContent finds the format of a file whose extension several formats
 // read (.prompt: promptfile or Dotprompt) by its content, through the
 // registry's Detect; when the content points both ways it asks for -f.
-func byContent(file string) (*formatInfo, error) {
-	src, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
+// It reads the file unless src holds it, and returns what it read.
+func byContent(file string, src []byte) (*formatInfo, []byte, error) {
+	if src == nil {
+		var err error
+		if src, err = os.ReadFile(file); err != nil {
+			return nil, nil, err
+		}
+		noteInput(len(src))
 	}
 	f, err := registry.Detect(file, src)
 	if err != nil {
-		return nil, &usageError{err.Error() + ": give -f FORMAT"}
+		return nil, src, &usageError{err.Error() + ": give -f FORMAT"}
 	}
-	return lookupFormat(f.Name(), "")
+	info, _, err := lookupFormatSrc(f.Name(), "", nil)
+	return info, src, err
 }
 
 func (f *formatInfo) notBuilt() error {

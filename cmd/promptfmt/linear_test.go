@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt/internal/growth"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // adversarialUnits are pieces of syntax that some format reads as
@@ -18,7 +19,7 @@ var adversarialUnits = []string{
 	"{", "[", "(", "<", "{{", "{%", "{#", "}}", "<|", "|>", "\"", "'", "\\", "`", "```\n", "~~~\n",
 	"---\n", "# x\n", "### x\n", "- ", "* ", "1. ", "> ", "- x\n  ", "<!--", "-->", "<div>\n",
 	"% x = 1\n", "% x = [", "### @user:\n", "### @user/a:\nx\n", ";user\n", ";;x\n", ";/*\n", ";# c\n", ";meta {a:[",
-	"<|user|>\nx\n", "<|media(a.png)|>", "user:\n", "\\", "\\{{", "{{role \"user\"}}", "{{#if a}}", "{{!--", "{{{", "{{media url=\"x\"}}", "user[a=\"b\"]:\nx\n", "x: {", "x:\n  ", "- [", "&a [1]\n", "? ",
+	"<|user|>\nx\n", "<|media(a.png)|>", "user:\n", "\\", "\\{{", "{{role \"user\"}}", "{{role \"user\"}}x\n", "{{#if a}}", "{{!--", "{{{", "{{media url=\"x\"}}", "user[a=\"b\"]:\nx\n", "x: {", "x:\n  ", "- [", "&a [1]\n", "? ",
 }
 
 // Every parser reads every repeated unit in time and memory linear in the
@@ -43,6 +44,15 @@ func TestParsersAreLinear(t *testing.T) {
 					growth.Linear(t, what, n, func(n int) float64 {
 						src := []byte(prefix + strings.Repeat(unit, n))
 						return growth.AllocBytes(func() { readAll(f, src) })
+					})
+					// Time too, by the work of finding positions, which
+					// allocates nothing: a parser asking lines.Position
+					// for each message rescans the input each time.
+					growth.Linear(t, what+" (positions)", n, func(n int) float64 {
+						src := []byte(prefix + strings.Repeat(unit, n))
+						before := lines.Work()
+						readAll(f, src)
+						return float64(lines.Work()-before) + 1
 					})
 				})
 			}

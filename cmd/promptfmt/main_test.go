@@ -85,7 +85,7 @@ func TestErrorsAndStatus(t *testing.T) {
 		{[]string{"parse", "-f", "prompty"}, "user:\nok \xff", 1, "<stdin>:2:4: invalid UTF-8 (byte 0xff)\n"},
 		{[]string{"messages", writeFile(t, "x.txt", "hi")}, "", 2, "x.txt from its extension: give -f FORMAT"},
 		{[]string{"messages", "-"}, "", 2, "cannot tell the format of standard input"},
-		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai)`},
+		{[]string{"messages", "-f", "yaml", "x"}, "", 2, `unknown format "yaml" (want prapti, stf, pdl, promptfile, prompty, dotprompt, openai, openai-responses, anthropic, gemini)`},
 		{[]string{"messages", "chat.pdl"}, "", 1, "no such file"},
 		{[]string{"messages", "-f", "stf"}, ";user\nok\n;bogus", 1, "<stdin>:3:2: unknown command \"bogus\""},
 		{[]string{"convert", "-t", "pdl", example}, "", 1, "pdl: message 2 (line 14): the name"},

@@ -21,12 +21,13 @@ import (
 // always ends in a document the target writes and reads back identically,
 // and one it changed is always told by at least one change, each at a line.
 func TestConversionMatrixProperty(t *testing.T) {
-	r := rand.New(rand.NewPCG(18, 2026))
+	r, rr := rand.New(rand.NewPCG(18, 2026)), rand.New(rand.NewPCG(21, 2026))
 	for n := range 400 {
-		doc := formattest.Document(r)
+		generated := formattest.WithRequest(formattest.Document(r), rr)
 		for i := range formats {
 			to := &formats[i]
 			what := fmt.Sprintf("case %d to %s", n, to.name)
+			doc := generated
 			var out bytes.Buffer
 			err := to.write(&out, doc)
 			if err == nil {
@@ -41,7 +42,8 @@ func TestConversionMatrixProperty(t *testing.T) {
 				require.True(t, errors.As(e, &ue), "%s: a refusal that is not an UnsupportedError: %v", what, e)
 				// A thing has a line; the document as a whole (no message
 				// for the model) has none.
-				if ue.Index >= 0 || ue.Thing == promptfmt.ThingMeta || ue.Thing == promptfmt.ThingComment || ue.Thing == promptfmt.ThingMessages && len(doc.Messages) > 1 {
+				if ue.Index >= 0 || ue.Thing == promptfmt.ThingMeta || ue.Thing == promptfmt.ThingComment || ue.Thing == promptfmt.ThingRequest ||
+					ue.Thing == promptfmt.ThingMessages && len(doc.Messages) > 1 {
 					require.NotZero(t, ue.Line, "%s: a refusal without a line: %v", what, ue)
 				}
 			}

@@ -3,7 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
-	"path/filepath"
+	"iter"
+	"slices"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
@@ -44,11 +45,11 @@ func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]a
 	if err != nil {
 		return nil, nil, c.fail(err)
 	}
-	dir := ""
+	file := ""
 	if in.name != "-" {
-		dir = filepath.Dir(in.name)
+		file = in.name
 	}
-	t, err := in.format.load(in.src, dir)
+	t, err := in.format.load(in.src, file)
 	if err != nil {
 		c.report(in, err)
 		return nil, nil, exitInvalid
@@ -78,11 +79,25 @@ func (c *cli) runTemplate(in *input, inputsFile string, whole bool, as string) i
 		return c.export(in, as, msgs)
 	}
 	if whole {
+		// The messages, and those of a document Describe holds, are
+		// encoded one at a time where the shell holds an empty list.
 		out := t.Describe()
-		out["messages"] = msgs
-		return c.printJSON(out)
+		out["messages"] = []promptfmt.Message{}
+		keys, lists := []string{"messages"}, []iter.Seq[promptfmt.Message]{slices.Values(msgs)}
+		for k, v := range out {
+			if d, ok := v.(*promptfmt.Document); ok && d != nil {
+				shell := *d
+				shell.Messages = nil // encoded as []
+				out[k] = shell
+				keys, lists = append(keys, k+".messages"), append(lists, slices.Values(d.Messages))
+			}
+		}
+		if err := jsonvalue.WriteLists(c.stdout, out, keys, lists); err != nil {
+			return c.fail(err)
+		}
+		return exitOK
 	}
-	return c.printJSON((&promptfmt.Document{Messages: msgs}).ForModel().Messages)
+	return c.printList(nil, "", (&promptfmt.Document{Messages: msgs}).Sent())
 }
 
 // runPrompty is "promptfmt prompty render".

@@ -58,13 +58,36 @@ func plural(n int64, word string) string {
 // files. It returns the worst status. After several files it prints a
 // summary line.
 func (c *cli) each(args []string, format, verb, failed string, do func(fc *cli, in *input) int) int {
-	files, err := expand(args, func(name string) bool { return inTree(name, format) })
+	// The walk looks at names only: a file whose extension several formats
+	// read is told by its content in its job, on all cores, and read once.
+	files, err := expand(args, func(name string) bool {
+		for _, i := range extensionOwners(name) {
+			if format == "" || formats[i].name == format {
+				return true
+			}
+		}
+		return false
+	})
 	if err != nil {
 		return c.fail(err)
 	}
+	named := map[string]bool{}
+	for _, a := range args {
+		named[a] = true
+	}
 	var t tally
 	worst := c.parallel(len(files), 0, func(fc *cli, i int) int {
-		in, status := fc.load(files[i], format)
+		var src []byte
+		if name := files[i]; !named[name] && len(extensionOwners(name)) > 1 {
+			// Found in a directory: a file whose content tells no format,
+			// or another than -f, is not one of the tree's files.
+			f, read, err := lookupFormatSrc("", name, nil)
+			if err != nil || format != "" && f.name != format {
+				return exitSkipped
+			}
+			src = read
+		}
+		in, status := fc.loadSrc(files[i], format, src)
 		if in == nil {
 			return t.add(status)
 		}
@@ -81,8 +104,12 @@ func (c *cli) each(args []string, format, verb, failed string, do func(fc *cli, 
 	return worst
 }
 
-// exitChanged is what a job of each returns when it rewrote its file.
-const exitChanged = -1
+// exitChanged is what a job of each returns when it rewrote its file;
+// exitSkipped, for a file that is not one of the tree's after all.
+const (
+	exitChanged = -1
+	exitSkipped = -2
+)
 
 func (c *cli) runCheck(args []string) int {
 	fs := c.flags("check", "[-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt check testdata/examples\n\n"+

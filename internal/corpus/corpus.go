@@ -54,6 +54,59 @@ func Conversation(size int) *promptfmt.Document {
 	return doc
 }
 
+// sentences are one-line messages of about 120 bytes.
+var sentences = []string{
+	"Could you look at the deployment logs from last night? The rollout stalled at 40% and on-call rolled it back by hand.",
+	"The canary pods failed their readiness probe after 30s because the new config expects CACHE_URL, which staging lacks.",
+	"Please summarise the incident in three sentences for the status page, in a calm tone, without naming the customer at all.",
+	"It means a slice was indexed past its end: in parseHeader the loop runs to len(fields) inclusive, so change <= to <.",
+	"Thanks! One more thing: the p99 latency doubled after the deploy. Is that the cache warming up, or something worse?",
+	"Most likely the cache: hit rate starts near zero and climbs over ten minutes. If p99 stays high after that, page me again.",
+	"Write a haiku about a pager that goes off at 3am, then explain each line to a new engineer who has never been on call.",
+	"Zoë asked whether we can skip the canary for hotfixes. I said no: the canary is what caught this one before customers did.",
+}
+
+// Short returns a conversation of about size bytes of text in one-line
+// messages of about 120 bytes (150 or so in a file), user and assistant
+// in turn, without names or metadata, ending with the user: the
+// per-message cost of a parser.
+func Short(size int) *promptfmt.Document {
+	r := rand.New(rand.NewPCG(3, 5))
+	return turns(size, func() string { return sentences[r.IntN(len(sentences))] })
+}
+
+// Long returns a conversation of about size bytes of text in messages of
+// about 4 KB (20 to 40 paragraphs of Conversation's, with fences,
+// lists and quotes), user and assistant in turn, without names or
+// metadata, ending with the user: the per-byte cost of a parser.
+func Long(size int) *promptfmt.Document {
+	r := rand.New(rand.NewPCG(13, 17))
+	return turns(size, func() string {
+		parts := make([]string, 20+r.IntN(21))
+		for i := range parts {
+			parts[i] = paragraphs[r.IntN(len(paragraphs))]
+		}
+		return strings.Join(parts, "\n\n")
+	})
+}
+
+// turns is user and assistant messages of text() until size bytes, with
+// an odd count so that the user has the last word (PDL needs that).
+func turns(size int, text func() string) *promptfmt.Document {
+	doc := &promptfmt.Document{}
+	total := 0
+	for i := 0; total < size || i%2 == 0; i++ {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		m := promptfmt.NewMessage(role, text())
+		total += len(m.Content[0].Value)
+		doc.Messages = append(doc.Messages, m)
+	}
+	return doc
+}
+
 // CountLines is the baseline every parser's throughput is set beside: it
 // only finds the line breaks of src.
 func CountLines(src []byte) int {

@@ -4,6 +4,7 @@
 package diag
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -89,4 +90,11 @@ func CheckUTF8(format string, src []byte) error {
 		i += n
 	}
 	return nil
+}
+
+// SortWarnings puts warnings in source order (by line, then column),
+// keeping the order of those at one place: a parser that finds some at
+// a later step adds them where they belong.
+func SortWarnings(ws []promptfmt.Warning) {
+	slices.SortStableFunc(ws, func(a, b promptfmt.Warning) int { return cmp.Or(a.Line-b.Line, a.Col-b.Col) })
 }

@@ -83,9 +83,11 @@ func (f Format) BenchParse(b *testing.B, src []byte) {
 	}
 }
 
-// BenchWrite measures f.Write on the shared conversation.
-func (f Format) BenchWrite(b *testing.B) {
-	doc := corpus.Conversation(BenchSize)
+// BenchWrite measures f.Write of doc (the shared conversation when nil).
+func (f Format) BenchWrite(b *testing.B, doc *promptfmt.Document) {
+	if doc == nil {
+		doc = corpus.Conversation(BenchSize)
+	}
 	var buf bytes.Buffer
 	if err := f.Write(&buf, doc); err != nil {
 		b.Fatal(err)
@@ -108,5 +110,30 @@ func (f Format) Bench(b *testing.B) {
 	b.Run("LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
 	b.Run("Parse", func(b *testing.B) { f.BenchParse(b, src) })
 	b.Run("ParseCRLF", func(b *testing.B) { f.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
-	b.Run("Write", f.BenchWrite)
+	b.Run("Write", func(b *testing.B) { f.BenchWrite(b, nil) })
+}
+
+// ShapeSize is the size of the text of the short- and long-message
+// conversations BenchShapes parses.
+const ShapeSize = 8 << 20
+
+// BenchShapes runs the line-split baseline, Parse and Write on two more
+// conversations written by f: one-line messages of ~120 bytes
+// (corpus.Short: the cost of a message) and messages of ~4 KB
+// (corpus.Long: the cost of a byte), each ShapeSize bytes of text.
+func (f Format) BenchShapes(b *testing.B) {
+	for _, shape := range []struct {
+		name string
+		doc  func(int) *promptfmt.Document
+	}{{"Short", corpus.Short}, {"Long", corpus.Long}} {
+		doc := shape.doc(ShapeSize)
+		var buf bytes.Buffer
+		if err := f.Write(&buf, doc); err != nil {
+			b.Fatal(err)
+		}
+		src := bytes.Clone(buf.Bytes())
+		b.Run(shape.name+"/LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
+		b.Run(shape.name+"/Parse", func(b *testing.B) { f.BenchParse(b, src) })
+		b.Run(shape.name+"/Write", func(b *testing.B) { f.BenchWrite(b, doc) })
+	}
 }

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/promptfmt/promptfmt/internal/values"
 )
@@ -171,62 +173,240 @@ func Write(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
-	return Indent(w, compact)
+	x := NewIndenter(w)
+	x.Write(compact)
+	return x.Close()
 }
 
 // Indent writes compact, which must be compact JSON as Encode and Append
 // write it, to w as Write does: indented by two spaces a level, with a
 // final newline.
 func Indent(w io.Writer, compact []byte) error {
-	bw := bufio.NewWriter(w)
-	depth, inString := 0, false
-	newline := func(depth int) {
-		bw.WriteByte('\n')
-		for n := 2 * depth; n > 0; n -= len(spaces) {
-			bw.WriteString(spaces[:min(n, len(spaces))])
+	x := NewIndenter(w)
+	x.Write(compact)
+	return x.Close()
+}
+
+// WriteList writes what Write writes for shell with list as the value of
+// its top-level key (or for list itself, when key is ""), encoding one
+// element at a time: the memory it takes is that of shell and of the
+// largest element, not of the whole text (a 256 MB conversation is not
+// held a second time as JSON). shell must encode as an object whose key
+// holds an empty array.
+func WriteList[T any](w io.Writer, shell any, key string, list iter.Seq[T]) error {
+	if key == "" {
+		x := NewIndenter(w)
+		x.Write([]byte("["))
+		if err := encodeEach(x, list); err != nil {
+			return err
+		}
+		x.Write([]byte("]"))
+		return x.Close()
+	}
+	return WriteLists(w, shell, []string{key}, []iter.Seq[T]{list})
+}
+
+// WriteLists is WriteList for several lists: lists[i] goes where shell
+// holds an empty array under keys[i], a path of keys separated by dots
+// ("document.messages": the key messages of the object under the
+// top-level key document).
+func WriteLists[T any](w io.Writer, shell any, keys []string, lists []iter.Seq[T]) error {
+	compact, err := Encode(shell)
+	if err != nil {
+		return err
+	}
+	type splice struct {
+		at   int
+		list iter.Seq[T]
+	}
+	splices := make([]splice, len(keys))
+	for i, key := range keys {
+		at := 0
+		for k := range strings.SplitSeq(key, ".") {
+			off := topLevelKey(compact[at:], k)
+			if off < 0 {
+				at = -1
+				break
+			}
+			at += off
+		}
+		if at < 0 || !bytes.HasPrefix(compact[at:], []byte("[]")) {
+			return fmt.Errorf("jsonvalue.WriteLists: no empty array under the key %q", key)
+		}
+		splices[i] = splice{at + 1, lists[i]}
+	}
+	slices.SortFunc(splices, func(a, b splice) int { return a.at - b.at })
+	x := NewIndenter(w)
+	last := 0
+	for _, s := range splices {
+		x.Write(compact[last:s.at])
+		if err := encodeEach(x, s.list); err != nil {
+			return err
+		}
+		last = s.at
+	}
+	x.Write(compact[last:])
+	return x.Close()
+}
+
+// encodeEach writes list's elements to x, separated by commas.
+func encodeEach[T any](x *Indenter, list iter.Seq[T]) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	first := true
+	for e := range list {
+		buf.Reset()
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+		x.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	return nil
+}
+
+// topLevelKey returns the offset of the value of key in the compact JSON
+// object text that compact starts with, or -1 when the object has no such
+// key: a key of a nested object, or text inside a string, does not count.
+func topLevelKey(compact []byte, key string) int {
+	quoted, err := Encode(key)
+	if err != nil {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(compact); i++ {
+		switch c := compact[i]; c {
+		case '"':
+			if depth == 1 && (compact[i-1] == '{' || compact[i-1] == ',') && bytes.HasPrefix(compact[i:], quoted) &&
+				len(compact) > i+len(quoted) && compact[i+len(quoted)] == ':' {
+				return i + len(quoted) + 1
+			}
+			for i++; i < len(compact) && compact[i] != '"'; i++ {
+				if compact[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return -1 // the end of the object
+			}
 		}
 	}
-	for i := 0; i < len(compact); i++ {
+	return -1
+}
+
+// Indenter indents compact JSON text (Encode's) given to it in pieces, as
+// Write does, so that a large value can be encoded and printed a part at
+// a time. Close ends the text.
+type Indenter struct {
+	bw       *bufio.Writer
+	depth    int
+	inString bool
+	escape   bool // the last piece ended with the '\\' of an escape
+	open     byte // the last piece ended with this '{' or '[' (0: it did not)
+}
+
+// NewIndenter returns an Indenter writing to w.
+func NewIndenter(w io.Writer) *Indenter { return &Indenter{bw: bufio.NewWriter(w)} }
+
+func (x *Indenter) newline() {
+	x.bw.WriteByte('\n')
+	for n := 2 * x.depth; n > 0; n -= len(spaces) {
+		x.bw.WriteString(spaces[:min(n, len(spaces))])
+	}
+}
+
+// Write indents the next piece of compact text. Errors of the writer
+// are returned by Close.
+func (x *Indenter) Write(compact []byte) {
+	i := 0
+	if x.open != 0 && len(compact) > 0 {
+		if c := compact[0]; c == '}' || c == ']' {
+			x.bw.WriteByte(c) // {} and [] stay on one line
+			i++
+		} else {
+			x.depth++
+			x.newline()
+		}
+		x.open = 0
+	}
+	if x.escape && len(compact) > 0 {
+		x.bw.WriteByte(compact[0])
+		x.escape = false
+		i++
+	}
+	for ; i < len(compact); i++ {
 		c := compact[i]
-		if inString {
-			bw.WriteByte(c)
-			switch c {
-			case '\\':
+		if x.inString {
+			// Copy up to the next quote or escape in one go: most of the
+			// text is string contents.
+			j := i
+			for j < len(compact) && compact[j] != '"' && compact[j] != '\\' {
+				j++
+			}
+			x.bw.Write(compact[i:j])
+			if i = j; i == len(compact) {
+				break
+			}
+			c = compact[i]
+			x.bw.WriteByte(c)
+			if c == '"' {
+				x.inString = false
+			} else if i+1 < len(compact) {
 				i++
-				bw.WriteByte(compact[i]) // Encode's text is valid: an escape has its character
-			case '"':
-				inString = false
+				x.bw.WriteByte(compact[i]) // Encode's text is valid: an escape has its character
+			} else {
+				x.escape = true
 			}
 			continue
 		}
 		switch c {
 		case '"':
-			inString = true
-			bw.WriteByte(c)
+			x.inString = true
+			x.bw.WriteByte(c)
 		case '{', '[':
-			bw.WriteByte(c)
-			if i+1 < len(compact) && (compact[i+1] == '}' || compact[i+1] == ']') {
-				i++
-				bw.WriteByte(compact[i]) // {} and [] stay on one line
+			x.bw.WriteByte(c)
+			if i+1 == len(compact) {
+				x.open = c
 				continue
 			}
-			depth++
-			newline(depth)
+			if compact[i+1] == '}' || compact[i+1] == ']' {
+				i++
+				x.bw.WriteByte(compact[i]) // {} and [] stay on one line
+				continue
+			}
+			x.depth++
+			x.newline()
 		case '}', ']':
-			depth--
-			newline(depth)
-			bw.WriteByte(c)
+			x.depth--
+			x.newline()
+			x.bw.WriteByte(c)
 		case ',':
-			bw.WriteByte(c)
-			newline(depth)
+			x.bw.WriteByte(c)
+			x.newline()
 		case ':':
-			bw.WriteString(": ")
+			x.bw.WriteString(": ")
 		default:
-			bw.WriteByte(c)
+			x.bw.WriteByte(c)
 		}
 	}
-	bw.WriteByte('\n')
-	return bw.Flush()
+}
+
+// Close ends the text with a newline and flushes it.
+func (x *Indenter) Close() error {
+	if x.open != 0 { // a piece ended with an opening bracket nothing followed
+		x.depth++
+		x.newline()
+		x.open = 0
+	}
+	x.bw.WriteByte('\n')
+	return x.bw.Flush()
 }
 
 const spaces = "                                                                                                                                "

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"iter"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +96,7 @@ func TestWriteJSON(t *testing.T) {
 
 func FuzzWriteJSON(f *testing.F) {
 	f.Add([]byte(`{"a": [1, {}, [], "x\"\\", {"b": null}], "c": "\u2028<>"}`))
+	f.Add([]byte(`[{"role": "user", "content": [{"kind": "text", "value": "a\\b\"c"}]}, [], {}, "\\"]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := Decode(data)
 		if err != nil {
@@ -109,7 +112,88 @@ func FuzzWriteJSON(f *testing.F) {
 		if err := Write(&got, v); err != nil || got.String() != want.String() {
 			t.Fatalf("Write(%q) = %q, %v; want %q", data, got.String(), err, want.String())
 		}
+		// In pieces of any size, the Indenter writes the same.
+		compact, _ := Encode(v)
+		for _, size := range []int{1, 2, 3, len(data)%7 + 1} {
+			if got := indentPieces(compact, size); got != want.String() {
+				t.Fatalf("pieces of %d of %q: %q; want %q", size, compact, got, want.String())
+			}
+		}
+		// A list under a key, element by element, is the whole written.
+		if list, ok := v.([]any); ok {
+			got.Reset()
+			if err := WriteList(&got, nil, "", slices.Values(list)); err != nil || got.String() != want.String() {
+				t.Fatalf("WriteList(%q) = %q, %v; want %q", data, got.String(), err, want.String())
+			}
+			shell := map[string]any{"z": []any{}, "a": list, "m": map[string]any{"z": list}}
+			whole := map[string]any{"z": list, "a": list, "m": map[string]any{"z": list}}
+			want.Reset()
+			got.Reset()
+			if err := Write(&want, whole); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteList(&got, shell, "z", slices.Values(list)); err != nil || got.String() != want.String() {
+				t.Fatalf("WriteList under a key (%q) = %q, %v; want %q", data, got.String(), err, want.String())
+			}
+		}
 	})
+}
+
+// indentPieces indents compact text given to an Indenter in pieces of
+// size bytes.
+func indentPieces(compact []byte, size int) string {
+	var b bytes.Buffer
+	x := NewIndenter(&b)
+	for len(compact) > 0 {
+		n := min(size, len(compact))
+		x.Write(compact[:n])
+		compact = compact[n:]
+	}
+	x.Close()
+	return b.String()
+}
+
+// WriteList finds its key at the top level only, not in a nested object
+// or a string, and refuses a shell without the empty array.
+func TestWriteList(t *testing.T) {
+	list := []string{"a", `"z":[]`}
+	shell := map[string]any{"a": map[string]any{"z": []any{}}, "b": `,"z":[]`, "z": []any{}}
+	var got, want bytes.Buffer
+	if err := WriteList(&got, shell, "z", slices.Values(list)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&want, map[string]any{"a": map[string]any{"z": []any{}}, "b": `,"z":[]`, "z": list}); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("WriteList = %s\nwant %s", got.String(), want.String())
+	}
+	// Two lists, one in a nested object, the other at the top level
+	// after it: each goes where its path says, not under a later key of
+	// the same name.
+	shell2 := map[string]any{"d": map[string]any{"m": []any{}, "n": 1}, "e": map[string]any{"m": "x"}, "m": []any{}}
+	got.Reset()
+	want.Reset()
+	if err := WriteLists(&got, shell2, []string{"m", "d.m"}, []iter.Seq[string]{slices.Values(list), slices.Values(list[:1])}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&want, map[string]any{"d": map[string]any{"m": list[:1], "n": 1}, "e": map[string]any{"m": "x"}, "m": list}); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("WriteLists = %s\nwant %s", got.String(), want.String())
+	}
+	if err := WriteLists(io.Discard, shell2, []string{"e.m"}, []iter.Seq[string]{slices.Values(list)}); err == nil {
+		t.Error("WriteLists took a string for an empty array")
+	}
+	if err := WriteLists(io.Discard, map[string]any{"d": map[string]any{}, "e": map[string]any{"m": []any{}}}, []string{"d.m"}, []iter.Seq[string]{slices.Values(list)}); err == nil {
+		t.Error("WriteLists found d.m in a later object")
+	}
+	for _, bad := range []any{map[string]any{"y": []any{}}, map[string]any{"z": []any{1}}, map[string]any{"a": map[string]any{"z": []any{}}}} {
+		if err := WriteList(io.Discard, bad, "z", slices.Values(list)); err == nil {
+			t.Errorf("WriteList(%v) took a shell without an empty top-level array", bad)
+		}
+	}
 }
 
 func TestNotJSONLike(t *testing.T) {

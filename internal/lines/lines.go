@@ -5,6 +5,7 @@ package lines
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 )
 
 // Scanner walks the lines of a source in one linear pass.
@@ -157,6 +158,7 @@ func SkipBOM(src []byte) int {
 // Lines end at LF, CRLF or a lone CR, as editors count them.
 func Position(src []byte, off int) (line, col int) {
 	off = min(max(off, 0), len(src))
+	work.Add(int64(off))
 	line, start := 1, 0
 	for i := 0; i < off; i++ {
 		switch src[i] {
@@ -170,4 +172,81 @@ func Position(src []byte, off int) (line, col int) {
 		}
 	}
 	return line, off - start + 1
+}
+
+// Start returns the offset in src where the 1-based line n starts, as
+// Position counts lines; len(src) when src has fewer lines.
+func Start(src []byte, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	line := 1
+	for i := 0; i < len(src) && line < n; i++ {
+		switch src[i] {
+		case '\n':
+			line++
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line++
+		}
+		if line == n {
+			return i + 1
+		}
+	}
+	return len(src)
+}
+
+// work is the bytes Position and Counters have walked.
+var work atomic.Int64
+
+// Work is the bytes Position and Counters have walked since the program
+// started: a deterministic cost, so that a test can tell a parser that
+// asks Position once per message (quadratic) from one that walks forward.
+func Work() int64 { return work.Load() }
+
+// Counter is Position for offsets asked for in increasing order: each call
+// counts only the bytes after the last one's offset, so that positioning
+// every message of a file is linear in its size, not quadratic. An offset
+// before the last one's counts again from the start.
+type Counter struct {
+	src              []byte
+	off, line, start int  // src[:off] is counted: line is off's, starting at start
+	cr               bool // src holds a CR: count byte by byte
+}
+
+// NewCounter returns a Counter of positions in src.
+func NewCounter(src []byte) *Counter {
+	return &Counter{src: src, line: 1, cr: bytes.IndexByte(src, '\r') >= 0}
+}
+
+// Position returns what Position(src, off) returns.
+func (c *Counter) Position(off int) (line, col int) {
+	off = min(max(off, 0), len(c.src))
+	if off < c.off {
+		c.off, c.line, c.start = 0, 1, 0
+	}
+	work.Add(int64(off - c.off))
+	if !c.cr {
+		seg := c.src[c.off:off]
+		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
+			c.line += n
+			c.start = c.off + bytes.LastIndexByte(seg, '\n') + 1
+		}
+	} else {
+		for i := c.off; i < off; i++ {
+			switch c.src[i] {
+			case '\n':
+				c.line, c.start = c.line+1, i+1
+			case '\r':
+				if i+1 < len(c.src) && c.src[i+1] == '\n' {
+					continue // the LF ends this line
+				}
+				c.line, c.start = c.line+1, i+1
+			}
+		}
+	}
+	c.off = off
+	return c.line, off - c.start + 1
 }

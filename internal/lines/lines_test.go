@@ -105,3 +105,32 @@ func TestPosition(t *testing.T) {
 		}
 	}
 }
+
+// Start is the inverse of Position at column 1, for every line ending.
+func TestStart(t *testing.T) {
+	src := []byte("a\nbb\r\nc\rd\n\ne")
+	for off := 0; off <= len(src); off++ {
+		line, col := Position(src, off)
+		if col == 1 && Start(src, line) != off {
+			t.Errorf("Start(%d) = %d, want %d", line, Start(src, line), off)
+		}
+	}
+	if Start(src, 99) != len(src) || Start(src, 0) != 0 {
+		t.Error("Start past the lines")
+	}
+}
+
+// Counter gives what Position gives, offsets in any order.
+func TestCounter(t *testing.T) {
+	for _, src := range []string{"ab\ncd\r\nef\rgh", "a\n\nb\nc", "\r\n\r\r\n", "", "no line break"} {
+		c := NewCounter([]byte(src))
+		offs := []int{0, 1, 2, 3, 5, 6, 7, 7, 10, 12, 99, 4, 6, -1, 8}
+		for _, off := range offs {
+			l1, c1 := Position([]byte(src), off)
+			l2, c2 := c.Position(off)
+			if l1 != l2 || c1 != c2 {
+				t.Errorf("%q at %d: Counter %d:%d, Position %d:%d", src, off, l2, c2, l1, c1)
+			}
+		}
+	}
+}

@@ -47,7 +47,8 @@ var dotWeak = regexp.MustCompile(`^(model|name|description|version)\s*:`)
 var dotHelper = regexp.MustCompile(`\{\{~?\s*(role\s+["']|history\s*~?\}\}|media\s+url=|section\s+["']|>\s*[\w/.-]+|json\s)`)
 
 // Of reads the start of src (lines.Head): its front matter keys at the
-// top level, and the helpers of its body.
+// top level (after any "#" comment and blank lines, which Dotprompt
+// allows before it), and the helpers of its body.
 func Of(src []byte) Kind {
 	pf, strong, weak, helper := false, false, false, false
 	state := 0 // 0 before the first line, 1 in front matter, 2 in the body
@@ -55,11 +56,17 @@ func Of(src []byte) Kind {
 		trimmed := bytes.TrimRight(line, " \t\r")
 		switch state {
 		case 0:
-			state = 2
 			if bytes.Equal(trimmed, []byte("---")) {
 				state = 1
 				continue
 			}
+			// Dotprompt's runtimes allow lines of "#" comments and
+			// blanks before the front matter (a licence header).
+			if bytes.HasPrefix(line, []byte("#")) || len(trimmed) == 0 {
+				helper = helper || dotHelper.Match(line)
+				continue
+			}
+			state = 2
 		case 1:
 			if bytes.Equal(trimmed, []byte("---")) {
 				state = 2
@@ -70,12 +77,16 @@ func Of(src []byte) Kind {
 					pf = true
 				}
 			}
-			pf = pf || seedID.Match(trimmed)
-			strong = strong || dotStrong.Match(line)
-			weak = weak || dotWeak.Match(line)
+			// Each pattern runs only on lines that have what it needs (a
+			// byte test is far cheaper than a match): checking a tree of
+			// prompt files runs this on every line of their front matter.
+			pf = pf || bytes.HasPrefix(trimmed, []byte("id:")) && seedID.Match(trimmed)
+			colon := bytes.IndexByte(line, ':') >= 0
+			strong = strong || colon && (strongStart(line) || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
+			weak = weak || colon && dotWeak.Match(line)
 			continue
 		}
-		helper = helper || dotHelper.Match(line)
+		helper = helper || bytes.Contains(line, []byte("{{")) && dotHelper.Match(line)
 	}
 	switch {
 	case pf && (strong || helper):
@@ -86,4 +97,10 @@ func Of(src []byte) Kind {
 		return Dotprompt
 	}
 	return Neither
+}
+
+// strongStart reports whether line starts with the first letter of one of
+// dotStrong's keys.
+func strongStart(line []byte) bool {
+	return len(line) > 0 && bytes.IndexByte([]byte("ciotvmer"), line[0]) >= 0
 }

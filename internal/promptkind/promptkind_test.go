@@ -1,6 +1,9 @@
 package promptkind
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 func TestOf(t *testing.T) {
 	for _, c := range []struct {
@@ -27,9 +30,29 @@ func TestOf(t *testing.T) {
 		{"---\nprompt-id: P1\n---\n{{role \"user\"}}Hi\n", Both},
 		{"\uFEFF---\nprompt-id: P1\n---\nHi\n", PromptFile},
 		{"---\r\nmodel: x\r\n---\r\nHi\r\n", Dotprompt},
+		{"# Copyright 2026 Ann\n\n---\nmodel: x\n---\nHi\n", Dotprompt}, // a licence header
+		{"# Title\nmodel: x\n", Neither},
 	} {
 		if got := Of([]byte(c.src)); got != c.want {
 			t.Errorf("Of(%q) = %d, want %d", c.src, got, c.want)
 		}
 	}
+}
+
+// The byte tests Of runs before each pattern never skip a line the
+// pattern matches.
+func FuzzGuards(f *testing.F) {
+	for _, s := range []string{"id: P1", "config: 1", "my.ext: 2", "model: x", "{{role 'user'}}", "toolDefs :", "a.b.c:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		b := []byte(line)
+		colon := bytes.IndexByte(b, ':') >= 0
+		if seedID.Match(b) && !bytes.HasPrefix(b, []byte("id:")) ||
+			dotStrong.Match(b) && !(colon && (strongStart(b) || bytes.IndexByte(b, '.') >= 0)) ||
+			dotWeak.Match(b) && !colon ||
+			dotHelper.Match(b) && !bytes.Contains(b, []byte("{{")) {
+			t.Fatalf("a guard skips %q", line)
+		}
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
@@ -35,7 +36,7 @@ func Decode(format string, src []byte, start, end int) (*yaml.Node, map[string]a
 	fail := func(line, col int, msg string) *promptfmt.ParseError {
 		off := start
 		if line > 0 {
-			off = lineStartOffset(src, firstLine+line-1) + col - 1
+			off = offset(src, firstLine, line, col)
 		}
 		return diag.Errorf(format, src, off, "front matter: %s", msg)
 	}
@@ -114,6 +115,17 @@ func nonStringKey(n *yaml.Node) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// offset is the offset of line and col (1-based, col in characters) of
+// YAML whose line 1 is the line firstLine of src.
+func offset(src []byte, firstLine, line, col int) int {
+	off := lineStartOffset(src, firstLine+line-1)
+	for ; col > 1 && off < len(src) && src[off] != '\n'; col-- {
+		_, size := utf8.DecodeRune(src[off:])
+		off += size
+	}
+	return off
 }
 
 // lineStartOffset returns the offset of the 1-based line n of src.
@@ -281,8 +293,39 @@ func FloatText(v float64) string {
 }
 
 // Offset returns the offset in src of node n of the front matter that
-// Decode read from src[start:].
+// Decode read from src[start:]: its line and column, which yaml.v3 counts
+// in characters.
 func Offset(src []byte, start int, n *yaml.Node) int {
 	firstLine, _ := lines.Position(src, start)
-	return lineStartOffset(src, firstLine+n.Line-1) + n.Column - 1
+	return offset(src, firstLine, n.Line, n.Column)
+}
+
+// KeyNode is the key node of path in the mapping n (a document node is
+// looked into, aliases followed), or the deepest key found on the way;
+// nil when not even the first is there (a key a merge brought in): where
+// a front matter's setting was written, for its line.
+func KeyNode(n *yaml.Node, path []string) *yaml.Node {
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	var key *yaml.Node
+	for _, k := range path {
+		for n != nil && n.Kind == yaml.AliasNode {
+			n = n.Alias
+		}
+		if n == nil || n.Kind != yaml.MappingNode {
+			return key
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				key, next = n.Content[i], n.Content[i+1]
+			}
+		}
+		if next == nil {
+			return key
+		}
+		n = next
+	}
+	return key
 }

@@ -20,6 +20,12 @@ func TestDecode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"when": "2022-08-17T14:37:22Z", "n": int64(3), "bin": "aGk="}, meta)
 	assert.Equal(t, 10, Offset(src, 4, node.Content[0].Content[1]))
+	// yaml.v3 counts columns in characters.
+	src = []byte("---\nü: [ä, x]\n---\n")
+	node, _, err = Decode("x", src, 4, 16)
+	require.NoError(t, err)
+	x := node.Content[0].Content[1].Content[1]
+	assert.Equal(t, "x", string(src[Offset(src, 4, x)]))
 
 	for in, want := range map[string]string{
 		"---\na: [1\n---\n":                                    "x:2:1: front matter: did not find expected ',' or ']'",

@@ -180,6 +180,14 @@
 // with the stray space of "fields :"). Any problem deeper than one level
 // inside an object field or array element is the last, generic sentence.
 //
+// # JSON Schema
+//
+// [Schema.JSONSchema] gives the JSON Schema of the values a schema
+// accepts, for a schema without an extraction mode (yesno, code,
+// tasklist: their values are found in free text, not given as JSON);
+// [FromJSONSchema] is its exact inverse, refusing what a PDL schema
+// cannot say. A schema converts to JSON Schema and back to an equal one.
+//
 // # Retry loop
 //
 // [Schema.Ask] is upstream's send_and_validate: it calls a [Model] with the
