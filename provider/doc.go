@@ -591,10 +591,10 @@
 // assistant message's "weight" its metadata). A batch request has exactly
 // custom_id (a non-empty string: Record.ID), method ("POST"), url
 // (Record.URL) and body, an object read as the url's format reads a body:
-// /v1/chat/completions is [OpenAI]'s. The Batch API's other urls
-// (/v1/embeddings, /v1/completions, /v1/moderations) are named in the
-// error that refuses them; /v1/responses is too until the Responses body
-// is read from a batch.
+// a /v1/chat/completions body as [OpenAI] reads one, a /v1/responses body
+// as [OpenAIResponses] does. The Batch API's other urls (/v1/embeddings,
+// /v1/completions, /v1/moderations) hold no conversation: the error that
+// refuses them names them.
 //
 // Decision (positions): a problem is a [*promptfmt.ParseError] at the
 // line of its record and the column of its byte in that line (lines end

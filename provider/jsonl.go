@@ -78,7 +78,8 @@ type Record struct {
 	// ID is a batch request's custom_id; "" in a fine-tuning file.
 	ID string
 	// URL is a batch request's url, the API its body is for:
-	// "/v1/chat/completions" (written for ""). "" in a fine-tuning file.
+	// "/v1/chat/completions" (written for "") or "/v1/responses". "" in a
+	// fine-tuning file.
 	URL string
 	// Doc is the conversation: the body read as its format's Parse reads
 	// a body. Nil when Err is set.
@@ -104,12 +105,12 @@ type batchEndpoint struct {
 // to; the first is written for a Record without one.
 var batchEndpoints = []batchEndpoint{
 	{"/v1/chat/completions", OpenAI, readOpenAI},
+	{"/v1/responses", OpenAIResponses, readResponses},
 }
 
 // batchOther are the Batch API's other urls, named in the error that
-// refuses them: their bodies are no conversations, or not read yet.
+// refuses them: their bodies are no conversations.
 var batchOther = map[string]string{
-	"/v1/responses":   "the Responses API's bodies are not read from a batch yet",
 	"/v1/embeddings":  "an embeddings request holds no conversation",
 	"/v1/completions": "a legacy completions request holds a prompt, not a conversation",
 	"/v1/moderations": "a moderations request holds no conversation",

@@ -124,27 +124,33 @@ func TestJSONLDocsContent(t *testing.T) {
 	assert.Equal(t, "You are an unhelpful assistant.", recs[1].Doc.Messages[0].Text())
 }
 
-// A batch of /v1/responses requests (the cookbook's) reads once the
-// Responses body is a batch endpoint; until then each request is refused
-// at its url, by name.
+// A batch of /v1/responses requests (the cookbook's) reads as the
+// Responses body does, and writes back as the same records.
 func TestJSONLResponsesBatch(t *testing.T) {
 	src, err := os.ReadFile("testdata/jsonl/responses-batch.jsonl")
 	require.NoError(t, err)
 	require.True(t, OpenAIBatch.Sniff(src))
 	recs := readAll(t, OpenAIBatch, src, promptfmt.File("qa.jsonl"))
 	require.Len(t, recs, 2)
-	if _, ok := endpointOf("/v1/responses"); ok {
-		for _, rec := range recs {
-			require.NoError(t, rec.Err)
-			assert.Equal(t, "/v1/responses", rec.URL)
-			require.True(t, promptfmt.Equal(rec.Doc, readAll(t, OpenAIBatch, writeAll(t, OpenAIBatch, []Record{rec}))[0].Doc))
-		}
-		return
-	}
 	for i, rec := range recs {
-		col := strings.Index(string(rec.Raw), `"/v1/responses"`) + 1
-		assert.EqualError(t, rec.Err, fmt.Sprintf("qa.jsonl:%d:%d: a batch request to /v1/responses: the Responses API's bodies are not read from a batch yet (read: /v1/chat/completions)", i+1, col))
-		assert.Equal(t, fmt.Sprintf("qa-T-00%d", i+1), rec.ID, "the custom_id of a bad request is still given")
+		require.NoError(t, rec.Err)
+		assert.Equal(t, fmt.Sprintf("qa-T-00%d", i+1), rec.ID)
+		assert.Equal(t, "/v1/responses", rec.URL)
+		assert.Equal(t, "gpt-5.4-nano", rec.Doc.Request.Model)
+		assert.Equal(t, int64(160), *rec.Doc.Request.MaxTokens)
+		require.Len(t, rec.Doc.Messages, 2, "instructions, then the input string")
+		assert.Equal(t, "Return concise internal support QA tags and a one-sentence summary.", rec.Doc.Messages[0].Text())
+		assert.Equal(t, "user", rec.Doc.Messages[1].Role)
+	}
+	out := writeAll(t, OpenAIBatch, recs)
+	srcLines, outLines := strings.SplitAfter(string(src), "\n"), strings.SplitAfter(string(out), "\n")
+	for i := range recs {
+		require.True(t, sameJSON(t, []byte(srcLines[i]), []byte(outLines[i])), "line %d written back:\n%s", i+1, outLines[i])
+	}
+	back := readAll(t, OpenAIBatch, out)
+	for i := range recs {
+		require.True(t, promptfmt.Equal(recs[i].Doc, back[i].Doc))
+		require.Equal(t, "/v1/responses", back[i].URL)
 	}
 }
 
@@ -170,8 +176,8 @@ func TestJSONLBadLines(t *testing.T) {
 		{"bad UTF-8", OpenAIJSONL, "{\"messages\": [{\"role\": \"user\", \"content\": \"h\xffi\"}]}", `45: invalid UTF-8 (byte 0xff)`},
 		{"BOM after line 1", OpenAIJSONL, "\uFEFF" + good, `1: unexpected '\ufeff', want a value`},
 		{"named twice", OpenAIJSONL, `{"messages": [], "messages": []}`, `18: the member "messages" is named twice in one object`},
-		{"unknown url", OpenAIBatch, `{"custom_id": "a", "method": "POST", "url": "/v2/chat", "body": {}}`, `45: unknown url "/v2/chat" (read: /v1/chat/completions)`},
-		{"embeddings", OpenAIBatch, `{"custom_id": "a", "method": "POST", "url": "/v1/embeddings", "body": {"input": "x"}}`, `45: a batch request to /v1/embeddings: an embeddings request holds no conversation (read: /v1/chat/completions)`},
+		{"unknown url", OpenAIBatch, `{"custom_id": "a", "method": "POST", "url": "/v2/chat", "body": {}}`, `45: unknown url "/v2/chat" (read: /v1/chat/completions, /v1/responses)`},
+		{"embeddings", OpenAIBatch, `{"custom_id": "a", "method": "POST", "url": "/v1/embeddings", "body": {"input": "x"}}`, `45: a batch request to /v1/embeddings: an embeddings request holds no conversation (read: /v1/chat/completions, /v1/responses)`},
 		{"no custom_id", OpenAIBatch, `{"method": "POST", "url": "/v1/chat/completions", "body": ` + good + `}`, `1: a batch request without custom_id`},
 		{"empty custom_id", OpenAIBatch, `{"custom_id": "", "method": "POST", "url": "/v1/chat/completions", "body": ` + good + `}`, `15: an empty custom_id (it names the request's result)`},
 		{"GET", OpenAIBatch, `{"custom_id": "a", "method": "GET", "url": "/v1/chat/completions", "body": ` + good + `}`, `30: method "GET" (a batch request's method is POST)`},
@@ -284,7 +290,7 @@ func TestJSONLWriteErrors(t *testing.T) {
 	w := OpenAIBatch.NewWriter(&out)
 	require.EqualError(t, w.Write(Record{ID: "a"}), "openai-batch: a record without a document")
 	require.EqualError(t, w.Write(Record{Doc: doc}), "openai-batch: a batch request needs a custom_id (the record's ID)")
-	require.EqualError(t, w.Write(Record{ID: "a", URL: "/v1/embeddings", Doc: doc}), `openai-batch: record "a": unknown url "/v1/embeddings" (written: /v1/chat/completions)`)
+	require.EqualError(t, w.Write(Record{ID: "a", URL: "/v1/embeddings", Doc: doc}), `openai-batch: record "a": unknown url "/v1/embeddings" (written: /v1/chat/completions, /v1/responses)`)
 	critic := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("critic", "no")}}
 	err := w.Write(Record{ID: "a", Doc: critic})
 	var ue *promptfmt.UnsupportedError
@@ -307,43 +313,50 @@ type failWriter struct{ err error }
 
 func (f failWriter) Write([]byte) (int, error) { return 0, f.err }
 
-// Round trip of generated datasets: documents (fitted to what a Chat
-// Completions body holds, as convert --lossy fits them) written as a
-// fine-tuning file and as a batch, read back as the same documents with
-// their ids, at their lines.
+// Round trip of generated datasets: documents (fitted to what the body
+// holds, as convert --lossy fits them) written as a fine-tuning file and
+// as batches of each url, read back as the same documents with their ids
+// and urls, at their lines.
 func TestJSONLRoundTrip(t *testing.T) {
-	r := rand.New(rand.NewPCG(21, 7))
-	var docs []*promptfmt.Document
-	for len(docs) < 300 {
-		doc := formattest.Document(r)
-		fitted, _, err := promptfmt.Adapt(doc, func(d *promptfmt.Document) error { return OpenAI.Write(io.Discard, d) })
-		if err != nil {
-			continue // nothing of it fits (Adapt says why); the next one
-		}
-		docs = append(docs, fitted)
-	}
-	for _, d := range []*Dataset{OpenAIJSONL, OpenAIBatch} {
-		t.Run(d.Name(), func(t *testing.T) {
+	for _, tc := range []struct {
+		d   *Dataset
+		url string
+	}{
+		{OpenAIJSONL, ""},
+		{OpenAIBatch, ""},
+		{OpenAIBatch, "/v1/responses"},
+	} {
+		t.Run(tc.d.Name()+tc.url, func(t *testing.T) {
+			e, ok := endpointOf(tc.url)
+			require.True(t, ok)
+			r := rand.New(rand.NewPCG(21, 7))
 			var recs []Record
-			for i, doc := range docs {
-				rec := Record{Doc: doc}
-				if d == OpenAIBatch {
+			for i := 0; len(recs) < 300; i++ {
+				fitted, _, err := promptfmt.Adapt(formattest.Document(r), func(d *promptfmt.Document) error { return e.format.Write(io.Discard, d) })
+				if err != nil {
+					continue // nothing of it fits (Adapt says why); the next one
+				}
+				rec := Record{Doc: fitted, URL: tc.url}
+				if tc.d == OpenAIBatch {
 					rec.ID = fmt.Sprintf("req-%d\n\"é", i) // any string: JSON-escaped
 				}
 				recs = append(recs, rec)
 			}
-			out := writeAll(t, d, recs)
-			require.Equal(t, len(docs), bytes.Count(out, []byte("\n")), "one line a record")
-			require.True(t, d.Sniff(out))
-			back := readAll(t, d, out)
-			require.Len(t, back, len(docs))
-			for i := range docs {
+			out := writeAll(t, tc.d, recs)
+			require.Equal(t, len(recs), bytes.Count(out, []byte("\n")), "one line a record")
+			require.True(t, tc.d.Sniff(out))
+			back := readAll(t, tc.d, out)
+			require.Len(t, back, len(recs))
+			for i := range recs {
 				require.NoError(t, back[i].Err)
 				require.Equal(t, i+1, back[i].Line)
 				require.Equal(t, recs[i].ID, back[i].ID)
-				require.True(t, promptfmt.Equal(docs[i], back[i].Doc), "record %d changed\nwritten: %s", i, back[i].Raw)
+				if tc.d == OpenAIBatch {
+					require.Equal(t, e.url, back[i].URL, "the url, written for \"\" as /v1/chat/completions")
+				}
+				require.True(t, promptfmt.Equal(recs[i].Doc, back[i].Doc), "record %d changed\nwritten: %s", i, back[i].Raw)
 			}
-			require.Equal(t, string(out), string(writeAll(t, d, back)), "fixed point")
+			require.Equal(t, string(out), string(writeAll(t, tc.d, back)), "fixed point")
 		})
 	}
 }
