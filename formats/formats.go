@@ -35,6 +35,13 @@ func Providers() []promptfmt.Format {
 	return []promptfmt.Format{provider.OpenAI, provider.OpenAIResponses, provider.Anthropic, provider.Gemini}
 }
 
+// Datasets returns the datasets: JSON Lines files of conversations, one
+// request body a line, read and written as streams of records (they are
+// many documents, so no Format).
+func Datasets() []*provider.Dataset {
+	return []*provider.Dataset{provider.OpenAIJSONL, provider.OpenAIBatch}
+}
+
 // Names returns the names of All, in order.
 func Names() []string {
 	var names []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
 // anthropicSystem is the system prompt: the string Text when Blocks is nil,
@@ -85,14 +86,8 @@ type anthropicSource struct {
 var anthropicImageTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 
 // anthropicPartMembers are the members of each kind of block beyond those
-// the mapping writes (the SDK's block params': TextBlockParam, ...).
-var anthropicPartMembers = map[promptfmt.Kind]map[string]bool{
-	promptfmt.KindText:       keys("cache_control", "citations"),
-	promptfmt.KindImage:      keys("cache_control", "transformations"),
-	promptfmt.KindFile:       keys("cache_control", "citations", "context"),
-	promptfmt.KindToolCall:   keys("cache_control", "caller", "toolset_name"),
-	promptfmt.KindToolResult: keys("cache_control", "is_error", "toolset_name"),
-}
+// the mapping writes (wire.AnthropicPart: the SDK's block params').
+var anthropicPartMembers = kindKeys(wire.AnthropicPart)
 
 func anthropicPartMember(k promptfmt.Kind, name string) bool { return anthropicPartMembers[k][name] }
 

@@ -5,17 +5,13 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
-// The members of a Messages request body: those of the official SDK's
-// MessageNewParams (anthropic-sdk-go v1.84.0, API version 2023-06-01, and
-// v2.15.0, API version 2026-10-21, which drops temperature, top_k and
-// top_p and adds nothing else), and stream, which the SDK sets for a
-// streaming call. Those the Request holds are read into it; the rest are
-// kept in Meta.
-var anthropicBodyMembers = keys("model", "messages", "max_tokens", "system", "metadata", "stop_sequences", "stream",
-	"temperature", "top_k", "top_p", "tools", "tool_choice", "thinking", "service_tier", "container", "inference_geo",
-	"cache_control", "output_config", "speed", "diagnostics")
+// The members of a Messages request body (wire.AnthropicBody: the
+// official SDK's MessageNewParams', and stream). Those the Request holds
+// are read into it; the rest are kept in Meta.
+var anthropicBodyMembers = keys(wire.AnthropicBody...)
 
 // anthropicRequestMembers are the body members the mapping writes from
 // the Request.
@@ -23,8 +19,8 @@ var anthropicRequestMembers = keys("model", "max_tokens", "temperature", "top_p"
 	"tools", "tool_choice", "output_config")
 
 // anthropicMessageOwn are a message's members the mapping writes itself
-// (the SDK's MessageParam has no other).
-var anthropicMessageOwn = keys("role", "content")
+// (wire.AnthropicMessage: the SDK's MessageParam has no other).
+var anthropicMessageOwn = keys(wire.AnthropicMessage...)
 
 // readAnthropic reads a Messages body: an object with messages, and the
 // system prompt before them.
@@ -182,17 +178,8 @@ func (r *reader) anthropicMessage(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Object, "a message") {
 		return
 	}
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "Anthropic's are user and assistant; the system prompt is the body's system", "user", "assistant")
 	if !ok {
-		return
-	}
-	if role != "user" && role != "assistant" {
-		r.errorf(roleV, "unknown role %q (Anthropic's are user and assistant; the system prompt is the body's system)", role)
 		return
 	}
 	msg := promptfmt.Message{Role: role, Line: r.lineOf(v.Off)}

@@ -522,7 +522,10 @@
 // generationConfig, then Meta. Refused: tools held strictly (Gemini's
 // declarations have no strict: the nearest request holds none so), an
 // output schema's name or description (the nearest drops them), JSON mode
-// held strictly. Meta's members merged into generationConfig and
+// held strictly, and a number past its protobuf type's range: temperature,
+// topP and the penalties are floats (32-bit), topK, maxOutputTokens and
+// seed int32s (the API's JSON reader refuses a value past them; genai's
+// types cannot hold one; found by sdktest). Meta's members merged into generationConfig and
 // toolConfig, and a request member written from Meta, must read back as
 // they are, as for Anthropic.
 //
@@ -564,4 +567,64 @@
 //   - Empty text is treated as for Anthropic (Gemini refuses an empty text
 //     parameter); blank text is sent.
 //   - Refused: names, image detail, file ids.
+//
+// # Datasets
+//
+// A dataset is a JSON Lines file of conversations: one record a line,
+// each a request body. It holds many documents, so it is no
+// [promptfmt.Format] but a [*Dataset], read and written as a stream of
+// [Record]s:
+//
+//	OpenAIJSONL  {"messages": [...], "tools": [...], "parallel_tool_calls": false}   fine-tuning
+//	OpenAIBatch  {"custom_id", "method": "POST", "url": "/v1/chat/completions", "body": {...}}   Batch API input
+//
+//	r := provider.OpenAIJSONL.NewReader(f, promptfmt.File("train.jsonl"))
+//	for {
+//		rec, err := r.Read() // io.EOF at the end; another error ends the reading
+//		if err != nil { ... }
+//		if rec.Err != nil { ... } // this record's problems: go on, or stop
+//		use(rec.Line, rec.Doc)
+//	}
+//	w := provider.OpenAIBatch.NewWriter(out)
+//	err = w.Write(provider.Record{ID: "request-1", Doc: doc})
+//
+// Reading: a fine-tuning record is a Chat Completions body that is an
+// object with "messages", read as [OpenAI] reads a body (its "tools" are
+// the Request's, "parallel_tool_calls" and any other member Meta's, an
+// assistant message's "weight" its metadata). A batch request has exactly
+// custom_id (a non-empty string: Record.ID), method ("POST"), url
+// (Record.URL) and body, an object read as the url's format reads a body:
+// a /v1/chat/completions body as [OpenAI] reads one, a /v1/responses body
+// as [OpenAIResponses] does. The Batch API's other urls (/v1/embeddings,
+// /v1/completions, /v1/moderations) hold no conversation: the error that
+// refuses them names them.
+//
+// Decision (positions): a problem is a [*promptfmt.ParseError] at the
+// line of its record and the column of its byte in that line (lines end
+// at LF; a CR before it is part of the line break), its Offset the
+// file's; the messages' Line, and the lines of metadata keys and request
+// fields, are the record's line. A record's problems are its own:
+// Record.Err holds them, Record.Doc is nil, and the next Read goes on with
+// the next line. Read's error is only for what ends the reading: io.EOF,
+// a failed read, a bad option.
+//
+// Decision (memory): a reader holds one line at a time, so memory does
+// not grow with the file; a line is bounded by [MaxLine] (default
+// [DefaultMaxLine], 64 MiB: a fine-tuning record may carry images as
+// base64, up to 10 MB each). A longer line is a record whose error is at
+// the first byte past the limit; it is read through without being held.
+// Decision: blank lines are no records (they are counted in Line); a byte
+// order mark is allowed before the first record (a warning), nowhere
+// else.
+//
+// Writing: Write writes a record's document as one line of compact JSON,
+// the body its format's Write writes (without options, strictly: what
+// would not read back the same is refused with UnsupportedErrors and
+// nothing is written; the writer goes on with the next record). A
+// fine-tuning record's body may hold the message member "weight" from
+// any document's metadata (STF's ;extra holds it). A batch request needs
+// an ID; its URL defaults to /v1/chat/completions. Decision (batch-wide
+// rules): custom_ids unique in a file, one model a batch, at most 50,000
+// requests are the API's rules for a whole file, which a stream of records
+// does not check (promptfmt convert checks the custom_ids it writes).
 package provider

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
 // geminiMapper maps a document to a generateContent body, its members
@@ -36,11 +37,13 @@ type geminiTurn struct {
 	extra object
 }
 
-var geminiMessageOwn = keys("role", "parts")
+// geminiMessageOwn are a content's members, which the mapping writes
+// itself (wire.GeminiContent).
+var geminiMessageOwn = keys(wire.GeminiContent...)
 
-// geminiPartMembers are the members of a part beyond its data (genai's
-// Part: a thought, its signature, a video's offsets, ...).
-var geminiPartMembers = bothSpellings("thought", "thoughtSignature", "videoMetadata", "mediaResolution", "partMetadata")
+// geminiPartMembers are the members of a part beyond its data
+// (wire.GeminiPart), in both spellings.
+var geminiPartMembers = bothSpellings(wire.GeminiPart...)
 
 func geminiPartMember(_ promptfmt.Kind, name string) bool { return geminiPartMembers[name] }
 

@@ -6,16 +6,13 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
-// The members of a generateContent request body (GenerateContentRequest):
-// what google.golang.org/genai v1.77.0 writes from GenerateContentConfig
-// for the Gemini API and Vertex AI, and model, which the request holds
-// where its URL does not (a batch request's). The REST API reads each in
+// The members of a generateContent request body (wire.GeminiBody: what
+// the official SDK writes, and model). The REST API reads each in
 // lowerCamelCase or snake_case (protobuf's JSON); both are members.
-var geminiBodyMembers = bothSpellings("contents", "model", "systemInstruction", "generationConfig", "safetySettings",
-	"tools", "toolConfig", "cachedContent", "labels", "serviceTier", "store", "continuationToken", "modelArmorConfig",
-	"outputConfig")
+var geminiBodyMembers = bothSpellings(wire.GeminiBody...)
 
 // geminiRequestMembers are the body members the mapping writes from the
 // Request.

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"math"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -202,5 +203,28 @@ func TestWriteGemini(t *testing.T) {
 			"gemini: document: the metadata key \"generationConfig\", whose members would not read back beside the request's settings in it (a setting of the request's own, or of another type)\n" +
 			"gemini: document: the metadata key \"model\", which would read back as the request's settings (it is the request's to hold)\n" +
 			"gemini: document: the metadata key \"system_instruction\", which names what Gemini's body holds in its own place (a request setting of another type, or the conversation)",
+	}, {
+		// Found by sdktest: genai's types (int32, float32) refused these
+		// bodies, as the API's JSON reader does.
+		name: "numbers past protobuf's int32 and float, refused (sent too)",
+		send: true,
+		doc: &promptfmt.Document{
+			Request: promptfmt.Request{Temperature: ptr(-1e308), TopP: ptr(math.MaxFloat32 * 2), TopK: ptr(int64(math.MaxInt64)),
+				MaxTokens: ptr(int64(1 << 60)), Seed: ptr(int64(math.MinInt32 - 1)), PresencePenalty: ptr(1e39), FrequencyPenalty: ptr(-1e39)},
+			Messages: []promptfmt.Message{msg("user", text("hi"))}},
+		err: "gemini: document: temperature -1e+308, out of the range of Gemini's temperature (a 32-bit float)\n" +
+			"gemini: document: topP 6.805646932770577e+38, out of the range of Gemini's topP (a 32-bit float)\n" +
+			"gemini: document: topK 9223372036854775807, out of the range of Gemini's topK (a 32-bit integer)\n" +
+			"gemini: document: maxTokens 1152921504606846976, out of the range of Gemini's maxOutputTokens (a 32-bit integer)\n" +
+			"gemini: document: seed -2147483649, out of the range of Gemini's seed (a 32-bit integer)\n" +
+			"gemini: document: presencePenalty 1e+39, out of the range of Gemini's presencePenalty (a 32-bit float)\n" +
+			"gemini: document: frequencyPenalty -1e+39, out of the range of Gemini's frequencyPenalty (a 32-bit float)",
+	}, {
+		name: "numbers at protobuf's int32 and float bounds, written",
+		doc: &promptfmt.Document{
+			Request: promptfmt.Request{Temperature: ptr(math.MaxFloat32), TopK: ptr(int64(math.MaxInt32)), MaxTokens: ptr(int64(math.MaxInt32)),
+				Seed: ptr(int64(math.MinInt32)), PresencePenalty: ptr(-math.MaxFloat32)},
+			Messages: []promptfmt.Message{msg("user", text("hi"))}},
+		body: `{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generation_config":{"temperature":3.4028234663852886e+38,"top_k":2147483647,"max_output_tokens":2147483647,"seed":-2147483648,"presence_penalty":-3.4028234663852886e+38}}`,
 	}})
 }

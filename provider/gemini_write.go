@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/promptfmt/promptfmt"
@@ -119,38 +121,40 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 	var gen object
 	var fields []string // those written into it
 	add := func(name string, v any) { gen.add(g.key(name), v) }
-	if req.Temperature != nil {
-		add("temperature", *req.Temperature)
-		fields = append(fields, promptfmt.FieldTemperature)
+	// The numbers are protobuf's float and int32: a value out of their
+	// range is refused (the API's JSON reader refuses it, genai's types
+	// cannot hold it).
+	float := func(f, name string, v *float64) {
+		switch {
+		case v == nil:
+		case math.Abs(*v) > math.MaxFloat32 && !math.IsInf(*v, 0): // infinities: checkRequest's
+			refuse(f, fmt.Sprintf("%s %v, out of the range of Gemini's %s (a 32-bit float)", f, *v, name))
+		default:
+			add(name, *v)
+			fields = append(fields, f)
+		}
 	}
-	if req.TopP != nil {
-		add("topP", *req.TopP)
-		fields = append(fields, promptfmt.FieldTopP)
+	integer := func(f, name string, v *int64) {
+		switch {
+		case v == nil:
+		case *v < math.MinInt32 || *v > math.MaxInt32:
+			refuse(f, fmt.Sprintf("%s %d, out of the range of Gemini's %s (a 32-bit integer)", f, *v, name))
+		default:
+			add(name, *v)
+			fields = append(fields, f)
+		}
 	}
-	if req.TopK != nil {
-		add("topK", *req.TopK)
-		fields = append(fields, promptfmt.FieldTopK)
-	}
-	if req.MaxTokens != nil {
-		add("maxOutputTokens", *req.MaxTokens)
-		fields = append(fields, promptfmt.FieldMaxTokens)
-	}
+	float(promptfmt.FieldTemperature, "temperature", req.Temperature)
+	float(promptfmt.FieldTopP, "topP", req.TopP)
+	integer(promptfmt.FieldTopK, "topK", req.TopK)
+	integer(promptfmt.FieldMaxTokens, "maxOutputTokens", req.MaxTokens)
 	if req.Stop != nil {
 		add("stopSequences", req.Stop)
 		fields = append(fields, promptfmt.FieldStop)
 	}
-	if req.Seed != nil {
-		add("seed", *req.Seed)
-		fields = append(fields, promptfmt.FieldSeed)
-	}
-	if req.PresencePenalty != nil {
-		add("presencePenalty", *req.PresencePenalty)
-		fields = append(fields, promptfmt.FieldPresencePenalty)
-	}
-	if req.FrequencyPenalty != nil {
-		add("frequencyPenalty", *req.FrequencyPenalty)
-		fields = append(fields, promptfmt.FieldFrequencyPenalty)
-	}
+	integer(promptfmt.FieldSeed, "seed", req.Seed)
+	float(promptfmt.FieldPresencePenalty, "presencePenalty", req.PresencePenalty)
+	float(promptfmt.FieldFrequencyPenalty, "frequencyPenalty", req.FrequencyPenalty)
 	if o := req.Output; o != nil {
 		near := req.Clone()
 		near.Output.Name, near.Output.Description, near.Output.Strict = "", "", o.Schema != nil

@@ -5,18 +5,13 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsontree"
+	"github.com/promptfmt/promptfmt/internal/wire"
 )
 
-// The members of a Chat Completions request body, as OpenAI's API
-// reference lists them (checked against the official SDK's request type
-// by the test module in sdktest/). Those the Request holds are read into
-// it; the rest are kept in Meta.
-var openAIBodyMembers = keys("messages", "model", "audio", "frequency_penalty", "function_call", "functions",
-	"logit_bias", "logprobs", "max_completion_tokens", "max_tokens", "metadata", "modalities", "n",
-	"parallel_tool_calls", "prediction", "presence_penalty", "prompt_cache_key", "prompt_cache_retention",
-	"reasoning_effort", "response_format", "safety_identifier", "seed", "service_tier", "stop", "store",
-	"stream", "stream_options", "temperature", "tool_choice", "tools", "top_logprobs", "top_p", "user",
-	"verbosity", "web_search_options")
+// The members of a Chat Completions request body (wire.OpenAIBody: the
+// official SDK's, checked by the test module sdktest). Those the Request
+// holds are read into it; the rest are kept in Meta.
+var openAIBodyMembers = keys(wire.OpenAIBody...)
 
 // openAIOwn are the body members the mapping writes from the messages and
 // the Request: Meta may not hold them.
@@ -24,9 +19,8 @@ var openAIOwn = keys("messages", "model", "temperature", "top_p", "max_completio
 	"stop", "seed", "frequency_penalty", "presence_penalty", "tools", "tool_choice", "response_format")
 
 // The members of a message beyond role, name, content, tool_calls and
-// tool_call_id: an assistant message's audio, refusal and legacy
-// function_call. Kept in metadata, written back.
-var openAIMessageMembers = keys("audio", "refusal", "function_call")
+// tool_call_id (wire.OpenAIMessage). Kept in metadata, written back.
+var openAIMessageMembers = keys(wire.OpenAIMessage...)
 
 var openAIMessageOwn = keys("role", "name", "content", "tool_calls", "tool_call_id")
 
@@ -284,19 +278,8 @@ func (r *reader) openAIMessage(v *jsontree.Value, lay *layout) {
 	if !r.is(v, jsontree.Object, "a message") {
 		return
 	}
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "OpenAI's are system, developer, user, assistant and tool", "system", "developer", "user", "assistant", "tool")
 	if !ok {
-		return
-	}
-	switch role {
-	case "system", "developer", "user", "assistant", "tool":
-	default:
-		r.errorf(roleV, "unknown role %q (OpenAI's are system, developer, user, assistant and tool)", role)
 		return
 	}
 	msg := promptfmt.Message{Role: role, Line: r.lineOf(v.Off)}
@@ -364,20 +347,8 @@ func (r *reader) openAIContent(v *jsontree.Value, msg *promptfmt.Message, role s
 		r.errorf(v, "content must be a string or an array of parts, not %s", v.Kind)
 		return
 	}
-	for i := range v.Elems {
-		p := &v.Elems[i]
-		if !r.is(p, jsontree.Object, "a content part") {
-			continue
-		}
+	for p, t := range r.typed(v, "a content part") {
 		typ := p.Get("type")
-		if typ == nil {
-			r.errorf(p, "a content part without a type")
-			continue
-		}
-		t, ok := r.str(typ, "type")
-		if !ok {
-			continue
-		}
 		j := len(msg.Content)
 		var part promptfmt.ContentPart
 		var own []string

@@ -185,6 +185,24 @@ func TestOpenAIStrictForms(t *testing.T) {
 	require.NoError(t, OpenAI.Write(&bytes.Buffer{}, doc, promptfmt.Send()))
 }
 
+// A documented member is written from Meta whatever format the document
+// came from, and reads back into Meta; moderation and
+// prompt_cache_options were left out of the list until sdktest compared
+// it with openai-go's ChatCompletionNewParams.
+func TestOpenAIDocumentedMeta(t *testing.T) {
+	meta := map[string]any{"moderation": map[string]any{"model": "omni-moderation-latest"},
+		"prompt_cache_options": map[string]any{"mode": "explicit", "ttl": "30m"}, "service_tier": "flex"}
+	doc := &promptfmt.Document{Meta: meta, Messages: []promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("hi")}}}}
+	var out bytes.Buffer
+	require.NoError(t, OpenAI.Write(&out, doc))
+	require.True(t, sameJSON(t, out.Bytes(), []byte(`{"messages":[{"role":"user","content":"hi"}],"moderation":{"model":"omni-moderation-latest"},"prompt_cache_options":{"mode":"explicit","ttl":"30m"},"service_tier":"flex"}`)), "%s", out.Bytes())
+	back, err := OpenAI.Parse(out.Bytes())
+	require.NoError(t, err)
+	require.Equal(t, meta, back.Meta)
+	doc.Meta = map[string]any{"moderations": true}
+	require.EqualError(t, OpenAI.Write(&bytes.Buffer{}, doc), `openai: document: the metadata key "moderations" (not a member of OpenAI's request body)`)
+}
+
 func BenchmarkParseOpenAI(b *testing.B) {
 	src := openAIBenchBody()
 	b.SetBytes(int64(len(src)))

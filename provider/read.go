@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 
@@ -215,4 +216,50 @@ func compactJSON(raw []byte) string {
 		}
 	}
 	return string(out)
+}
+
+// role reads the role of message object v, which must be one of roles;
+// known says which they are in the error for another one ("OpenAI's are
+// system, ..."). ok is false when a problem was recorded.
+func (r *reader) role(v *jsontree.Value, known string, roles ...string) (string, bool) {
+	roleV := v.Get("role")
+	if roleV == nil {
+		r.errorf(v, "a message without a role")
+		return "", false
+	}
+	role, ok := r.str(roleV, "role")
+	if !ok {
+		return "", false
+	}
+	if !contains(roles, role) {
+		r.errorf(roleV, "unknown role %q (%s)", role, known)
+		return "", false
+	}
+	return role, true
+}
+
+// typed yields the elements of the array v that are objects with a string
+// "type" (what, for errors: "a content part"), with that type; any other
+// element is a problem recorded, and skipped.
+func (r *reader) typed(v *jsontree.Value, what string) iter.Seq2[*jsontree.Value, string] {
+	return func(yield func(*jsontree.Value, string) bool) {
+		for i := range v.Elems {
+			p := &v.Elems[i]
+			if !r.is(p, jsontree.Object, what) {
+				continue
+			}
+			typ := p.Get("type")
+			if typ == nil {
+				r.errorf(p, "%s without a type", what)
+				continue
+			}
+			t, ok := r.str(typ, "type")
+			if !ok {
+				continue
+			}
+			if !yield(p, t) {
+				return
+			}
+		}
+	}
 }

@@ -1,21 +1,16 @@
 package provider
 
-import "github.com/promptfmt/promptfmt"
+import "github.com/promptfmt/promptfmt/internal/wire"
 
 // OpenAI's Responses API request body: what is shared by its reader
 // (responses_read.go) and writer (responses_write.go).
 
 const nameOpenAIResponses = "openai-responses"
 
-// The members of a Responses request body: the JSON names of the official
-// Go SDK's responses.ResponseNewParams (github.com/openai/openai-go/v3
-// v3.98.0), and "stream", which the SDK sets for NewStreaming. Those the
-// Request holds are read into it; the rest are kept in Meta.
-var responsesBodyMembers = keys("access_programs", "background", "context_management", "conversation", "image",
-	"include", "input", "instructions", "max_output_tokens", "max_tool_calls", "metadata", "model", "moderation",
-	"parallel_tool_calls", "previous_response_id", "prompt", "prompt_cache_key", "prompt_cache_options",
-	"prompt_cache_retention", "reasoning", "safety_identifier", "service_tier", "store", "stream", "stream_options",
-	"temperature", "text", "tool_choice", "tools", "top_logprobs", "top_p", "truncation", "user")
+// The members of a Responses request body (wire.ResponsesBody: the
+// official SDK's, and stream). Those the Request holds are read into it;
+// the rest are kept in Meta.
+var responsesBodyMembers = keys(wire.ResponsesBody...)
 
 // responsesOwn are the body members the mapping writes from the messages
 // and the Request. Meta holds one of them only as read from a body of
@@ -26,28 +21,20 @@ var responsesOwn = keys("input", "instructions", "model", "temperature", "top_p"
 	"tool_choice", "text")
 
 // The members of the input items the model keeps in metadata, as the
-// SDK's item types name them (EasyInputMessageParam,
-// ResponseInputItemMessageParam, ResponseOutputMessageParam,
-// ResponseFunctionToolCallParam, ResponseInputItemFunctionCallOutputParam,
-// ResponseReasoningItemParam): written from any document's metadata, where
-// other keys are written only when read from a Responses body.
+// SDK's item types name them (wire.ResponsesMessage, ResponsesOutput,
+// ResponsesReasoning): written from any document's metadata, where other
+// keys are written only when read from a Responses body.
 var (
-	responsesMessageMembers   = keys("id", "status", "phase")
-	responsesOutputMembers    = keys("id", "status", "namespace", "caller")
-	responsesReasoningMembers = keys("id", "summary", "content", "encrypted_content", "status")
+	responsesMessageMembers   = keys(wire.ResponsesMessage...)
+	responsesOutputMembers    = keys(wire.ResponsesOutput...)
+	responsesReasoningMembers = keys(wire.ResponsesReasoning...)
 )
 
-// responsesPartMembers are the members of the SDK's content parts
-// (ResponseInputTextParam, ResponseOutputTextParam,
-// ResponseInputImageParam, ResponseInputFileParam) and function_call items
-// beyond the model's fields, by the kind of the part whose metadata keeps
-// them (under partKey): written from any document's metadata.
-var responsesPartMembers = map[promptfmt.Kind]map[string]bool{
-	promptfmt.KindText:     keys("annotations", "logprobs", "prompt_cache_breakpoint"),
-	promptfmt.KindImage:    keys("prompt_cache_breakpoint"),
-	promptfmt.KindFile:     keys("prompt_cache_breakpoint"),
-	promptfmt.KindToolCall: keys("id", "status", "namespace", "caller", "async"),
-}
+// responsesPartMembers are the members of the SDK's content parts and
+// function_call items beyond the model's fields (wire.ResponsesPart), by
+// the kind of the part whose metadata keeps them (under partKey): written
+// from any document's metadata.
+var responsesPartMembers = kindKeys(wire.ResponsesPart)
 
 // The item members the mapping writes itself: metadata may not name them.
 var (

@@ -225,19 +225,8 @@ func (ir *itemReader) item(v *jsontree.Value) {
 // message reads a message item; typed is whether it says "type": "message".
 func (ir *itemReader) message(v *jsontree.Value, typed bool) {
 	r, rl := ir.r, ir.lay.responses
-	roleV := v.Get("role")
-	if roleV == nil {
-		r.errorf(v, "a message without a role")
-		return
-	}
-	role, ok := r.str(roleV, "role")
+	role, ok := r.role(v, "the Responses API's are user, assistant, system and developer", "user", "assistant", "system", "developer")
 	if !ok {
-		return
-	}
-	switch role {
-	case "user", "assistant", "system", "developer":
-	default:
-		r.errorf(roleV, "unknown role %q (the Responses API's are user, assistant, system and developer)", role)
 		return
 	}
 	i := len(r.doc.Messages)
@@ -298,20 +287,8 @@ func (ir *itemReader) content(v *jsontree.Value, msg *promptfmt.Message, i int) 
 		r.errorf(v, "content must be a string or an array of parts, not %s", v.Kind)
 		return
 	}
-	for k := range v.Elems {
-		p := &v.Elems[k]
-		if !r.is(p, jsontree.Object, "a content part") {
-			continue
-		}
+	for p, t := range r.typed(v, "a content part") {
 		typ := p.Get("type")
-		if typ == nil {
-			r.errorf(p, "a content part without a type")
-			continue
-		}
-		t, ok := r.str(typ, "type")
-		if !ok {
-			continue
-		}
 		j := len(msg.Content)
 		var part promptfmt.ContentPart
 		var own []string
@@ -339,8 +316,8 @@ func (ir *itemReader) content(v *jsontree.Value, msg *promptfmt.Message, i int) 
 				r.errorf(typ, "an %s part in an assistant message (the Responses API takes media in user, system and developer messages)", t)
 				continue
 			}
-			part, own, ok = r.responsesMedia(p, t)
-			if !ok {
+			var ok bool
+			if part, own, ok = r.responsesMedia(p, t); !ok {
 				continue
 			}
 		case "refusal":

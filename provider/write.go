@@ -222,5 +222,14 @@ func keys(names ...string) map[string]bool {
 	return set
 }
 
+// kindKeys makes a set of names for each kind.
+func kindKeys(lists map[promptfmt.Kind][]string) map[promptfmt.Kind]map[string]bool {
+	sets := make(map[promptfmt.Kind]map[string]bool, len(lists))
+	for k, names := range lists {
+		sets[k] = keys(names...)
+	}
+	return sets
+}
+
 // joinErrs joins problems in the order found.
 func joinErrs(groups ...[]error) error { return errors.Join(slices.Concat(groups...)...) }

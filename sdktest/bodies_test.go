@@ -3,6 +3,7 @@ package sdktest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -53,11 +54,19 @@ func bodies(t *testing.T, f promptfmt.Format) map[string][]byte {
 		}
 		write(file+" sent", sent, promptfmt.Send())
 	}
-	r := rand.New(rand.NewPCG(21, 1))
+	r, rq := rand.New(rand.NewPCG(21, 1)), rand.New(rand.NewPCG(21, 2))
 	for i := range 300 {
-		doc := formattest.Document(r)
-		write(fmt.Sprintf("generated %d sent", i), doc.ForModel(), promptfmt.Send())
+		doc := formattest.WithRequest(formattest.Document(r), rq)
+		sent := doc.ForModel()
+		write(fmt.Sprintf("generated %d sent", i), sent, promptfmt.Send())
 		write(fmt.Sprintf("generated %d", i), doc)
+		// What --lossy sends: the document changed to what f takes.
+		adapted, _, err := promptfmt.Adapt(sent, func(d *promptfmt.Document) error {
+			return f.Write(io.Discard, d, promptfmt.Send())
+		})
+		if err == nil {
+			write(fmt.Sprintf("generated %d adapted and sent", i), adapted, promptfmt.Send())
+		}
 	}
 	if len(out) == 0 {
 		t.Fatalf("%s wrote no body", f.Name())
@@ -123,7 +132,7 @@ func diff(path string, x, y any) string {
 		return ""
 	}
 	if !numbersEqual(x, y) && !reflect.DeepEqual(x, y) {
-		return fmt.Sprintf("%s: %v, the SDK's %v", path, x, y)
+		return fmt.Sprintf("%s: %s %#v, the SDK's %s %#v", path, jsonvalue.Describe(x), x, jsonvalue.Describe(y), y)
 	}
 	return ""
 }
@@ -147,18 +156,38 @@ func numbersEqual(x, y any) bool {
 // withoutMembers returns body without the top-level members names: the
 // API's members an SDK sets itself (stream: the SDK's streaming call).
 func withoutMembers(t *testing.T, body []byte, names ...string) []byte {
+	return edited(t, body, func(m map[string]any) {
+		for _, n := range names {
+			delete(m, n)
+		}
+	})
+}
+
+// edited returns body, a JSON object, as edit changes it.
+func edited(t *testing.T, body []byte, edit func(map[string]any)) []byte {
+	t.Helper()
 	v, err := jsonvalue.Decode(body)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m, ok := v.(map[string]any); ok {
-		for _, n := range names {
-			delete(m, n)
-		}
+		edit(m)
 	}
 	out, err := jsonvalue.Encode(v)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// sorted returns the bodies by their names, in the order of the names.
+func sorted(all map[string][]byte) (names []string, bodies [][]byte) {
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		bodies = append(bodies, all[n])
+	}
+	return names, bodies
 }

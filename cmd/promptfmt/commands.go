@@ -60,6 +60,9 @@ type input struct {
 	doc    *promptfmt.Document
 	// rendered says doc is what a template renders to, not the file.
 	rendered bool
+	// base is the line of the file before src's first: a dataset's
+	// record is its line alone.
+	base int
 }
 
 func (in *input) display() string {
@@ -228,6 +231,15 @@ func (c *cli) show(args []string, name, example string, whole bool, what func(*p
 	file, err := oneFile(files)
 	if err != nil {
 		return c.fail(err)
+	}
+	if d, err := datasetOf(*format, file); err != nil || d != nil {
+		switch {
+		case err != nil:
+			return c.fail(err)
+		case whole || *as != "" || *inputsFile != "":
+			return c.fail(datasetUsage(file + " (" + d.Name() + ")"))
+		}
+		return c.messagesDataset(d, file)
 	}
 	if *as != "" && !slices.Contains(providerNames(), *as) {
 		return c.fail(&usageError{fmt.Sprintf("unknown provider %q (want %s)", *as, strings.Join(providerNames(), ", "))})
@@ -402,6 +414,9 @@ func (c *cli) runMessages(args []string) int {
 		"(Anthropic has no message names: without --lossy the example fails on\n"+
 		"\"Ross\"); --lossy changes it instead and prints each change on stderr.\n"+
 		"A .prompty file is a template: it is rendered with --inputs (or its defaults),\n"+
-		"in strict mode unless it says strict: false, and split into messages.", false,
+		"in strict mode unless it says strict: false, and split into messages.\n"+
+		"A dataset (.jsonl, a conversation a line) prints an array holding each\n"+
+		"record's messages; a record that does not read stops it, the array left\n"+
+		"open, so that what was printed does not parse as the whole.", false,
 		func(d *promptfmt.Document) any { return d.Sent() })
 }

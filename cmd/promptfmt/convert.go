@@ -72,16 +72,30 @@ func (c *cli) changes(in *input, changes []promptfmt.Change) {
 }
 
 func (c *cli) runConvert(args []string) int {
-	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [--lossy] [--inputs F] [-o OUT] [FILE|DIR|-]...",
+	fs := c.flags("convert", "-t FORMAT [-f FORMAT] [--lossy] [--keep-going] [--inputs F] [-o OUT] [FILE|DIR|-]...",
 		"promptfmt convert -t stf testdata/examples/support.prompty\n"+
 			"  promptfmt convert -t prompty --lossy testdata/examples/review.md\n"+
-			"  promptfmt convert -f prompty -t stf -o out/ testdata/examples\n\n"+
+			"  promptfmt convert -f prompty -t stf -o out/ testdata/examples\n"+
+			"  promptfmt convert -t stf -o out/ testdata/examples/fine-tuning.jsonl\n"+
+			"  promptfmt convert -t openai-jsonl --lossy -o data.jsonl testdata/examples/support.stf testdata/examples/weather.json\n\n"+
 			"What the target cannot express stops the conversion, each thing named with\n"+
 			"its line; --lossy converts anyway and prints each change on stderr. A\n"+
 			"template (.pdl, .prompty) given --inputs/--context is rendered first, and\n"+
 			"what it renders to is converted. Several files or a directory need -o DIR:\n"+
 			"each file is written under it, at the same relative path, with the\n"+
 			"target's extension. In a directory, -f picks the files of that format.\n\n"+
+			"A dataset (.jsonl, a conversation a line: "+datasetNames()+") is\n"+
+			"read and written as a stream, in memory that does not grow with it. From\n"+
+			"one, -o DIR gets a file a record, named by its custom_id (bytes other than\n"+
+			"letters, digits, - _ . written %XX) or its line (line-000042.stf). Into one\n"+
+			"(-t DATASET), the files given (a directory's in lexical order) and the\n"+
+			"records of datasets given (with -f DATASET, a directory's datasets) are\n"+
+			"written a record each, to -o FILE (replaced atomically once all are\n"+
+			"written) or to standard output; a batch request's custom_id is its\n"+
+			"file's path without extension. A record that does not read or convert\n"+
+			"stops the run, named FILE:LINE:COL; --keep-going reports it, skips it and\n"+
+			"goes on (exit status 1 either way). A progress bar shows on a terminal.\n"+
+			"See promptfmt help openai-jsonl, help openai-batch.\n\n"+
 			"Into prompt files (-t promptfile), -o DIR is a prompt store, made if\n"+
 			"missing: each file converted becomes a new prompt in it, named P<n>.prompt\n"+
 			"by an ID the store draws (never one a .prompt file there holds, never one\n"+
@@ -91,7 +105,7 @@ func (c *cli) runConvert(args []string) int {
 			"source had is replaced, and the change printed. To standard output, give\n"+
 			"-dir STORE to draw the ID from (it is spent there; the file is not\n"+
 			"written there): a prompt file has no ID outside a store.")
-	to := fs.String("t", "", "output format ("+formatNames()+"); required")
+	to := fs.String("t", "", "output format ("+formatNames()+", or a dataset: "+datasetNames()+"); required")
 	from := fs.String("f", "", "input format; default: from the extension")
 	outPath := fs.String("o", "", "output file (a directory for several inputs); default: standard output")
 	lossy := fs.Bool("lossy", false, "change what the target cannot express, printing each change, instead of failing")
@@ -99,6 +113,7 @@ func (c *cli) runConvert(args []string) int {
 	asJSON := jsonFlag(fs)
 	force := forceFlag(fs)
 	storeDir := fs.String("dir", "", "-t promptfile to standard output: the prompt store the ID is drawn from")
+	keepGoing := fs.Bool("keep-going", false, "datasets: skip a record that does not convert, report it and go on (default: stop at the first)")
 	args, status, ok := c.parseFlags(fs, args)
 	if !ok {
 		return status
@@ -110,12 +125,16 @@ func (c *cli) runConvert(args []string) int {
 	if *force && *outPath == "" {
 		return c.fail(&usageError{"--force applies with -o"})
 	}
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	if status, ok := c.convertDataset(datasetJob{to: *to, from: *from, out: *outPath, inputs: *inputsFile,
+		lossy: *lossy, force: *force, keepGoing: *keepGoing, args: args}); ok {
+		return status
+	}
 	target, err := lookupFormat(*to, "")
 	if err != nil {
 		return c.fail(err)
-	}
-	if len(args) == 0 {
-		args = []string{"-"}
 	}
 	if target.name == "promptfile" {
 		return c.convertToStore(target, args, *from, *inputsFile, *outPath, *storeDir, *lossy, *force)

@@ -87,7 +87,7 @@ func (c *cli) emit(in *input, d diagnostic) {
 	}
 	fmt.Fprintf(c.stderr, "%s: %s%s\n", pos, prefix, d.Message)
 	if d.Col > 0 {
-		if line, ok := sourceLine(in.src, d.Line); ok && strings.TrimSpace(line) != "" {
+		if line, ok := sourceLine(in.src, d.Line-in.base); ok && strings.TrimSpace(line) != "" {
 			fmt.Fprint(c.stderr, excerpt(line, d.Line, d.Col))
 		}
 	}

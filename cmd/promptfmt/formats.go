@@ -320,6 +320,13 @@ func extensionOwners(file string) []int {
 // when several formats read its extension, the content tells (src, or
 // the file read, which it returns so that it is not read twice).
 func lookupFormatSrc(name, file string, src []byte) (*formatInfo, []byte, error) {
+	if datasetNamed(name) != nil || name == "" && isDatasetFile(file) {
+		what := name
+		if what == "" {
+			what = file
+		}
+		return nil, nil, datasetUsage(what)
+	}
 	if name == "" {
 		owners := extensionOwners(file)
 		switch {

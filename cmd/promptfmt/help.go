@@ -20,6 +20,14 @@ func (c *cli) runHelp(args []string) int {
 	if len(args) > 1 {
 		return c.fail(&usageError{"help takes one format or command"})
 	}
+	if d := datasetNamed(args[0]); d != nil {
+		page, err := helpPages.ReadFile("help/" + d.Name() + ".txt")
+		if err != nil {
+			return c.fail(err) // every dataset has a page: TestDatasetHelpPages
+		}
+		c.stdout.Write(page)
+		return exitOK
+	}
 	if f, err := lookupFormat(args[0], ""); err == nil {
 		page, err := helpPages.ReadFile("help/" + f.name + ".txt")
 		if err != nil {

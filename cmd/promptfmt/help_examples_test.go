@@ -32,6 +32,9 @@ func helpTexts(t *testing.T) map[string]string {
 	for _, f := range formats {
 		show("help", f.name)
 	}
+	for _, name := range strings.Split(datasetNames(), ", ") {
+		show("help", name)
+	}
 	for _, cmd := range commands {
 		show("help", cmd.name)
 		out := show(cmd.name, "-h")

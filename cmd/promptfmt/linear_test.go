@@ -26,6 +26,7 @@ var adversarialUnits = []string{
 // input, after any front matter, header or opening message the format
 // needs: allocation at n and 4n repetitions (growth.Linear).
 func TestParsersAreLinear(t *testing.T) {
+	growth.NotUnderRace(t)
 	prefixes := map[string][]string{
 		"prapti":     {"", "### @user:\n"},
 		"stf":        {"", ";user\n"},
@@ -63,6 +64,7 @@ func TestParsersAreLinear(t *testing.T) {
 // Every parser reads a value nested n deep (opener×n, a middle, closer×n)
 // in time and memory linear in n, or refuses it early.
 func TestNestingIsLinear(t *testing.T) {
+	growth.NotUnderRace(t)
 	nests := map[string][][3]string{
 		"prapti":     {{"% x = ", "[", "]"}, {"% x = ", "{a = ", "}"}, {"", "> ", "x"}, {"", "- ", "x"}},
 		"stf":        {{";meta ", "{a:", "1}"}, {";meta ", "[", "]"}, {";user\n;call f ", "[", "]"}},

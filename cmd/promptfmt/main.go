@@ -13,6 +13,11 @@
 //	promptfmt prompty render | pdl render ...     the text a template renders to
 //	promptfmt help [FORMAT|COMMAND]               a format's syntax on one page
 //
+// Datasets, JSON Lines files of conversations (OpenAI's fine-tuning files
+// and Batch API input, .jsonl), are read and written as streams: convert
+// splits one into a file a record or gathers files into one, check and
+// messages read every record (promptfmt help openai-jsonl).
+//
 // A directory stands for the files under it in a known format, hidden ones
 // skipped; they are read on all cores and reported in lexical order.
 // The format comes from -f or from the file's extension. Exit status: 0
@@ -102,5 +107,6 @@ func (c *cli) usage(w io.Writer) {
 	for _, cmd := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\nRun 'promptfmt COMMAND -h' for a command's flags and an example,\n'promptfmt help FORMAT' for a one-page summary of a format's syntax.\n", formatNames())
+	fmt.Fprintf(w, "\nFormats: %s; from -f, or from the extension (.md, .stf, .pdl, .prompt, .prompty).\n", formatNames())
+	fmt.Fprintf(w, "Datasets (.jsonl, a conversation a line; convert, check, messages): %s.\nRun 'promptfmt COMMAND -h' for a command's flags and an example,\n'promptfmt help FORMAT' for a one-page summary of a format's syntax.\n", datasetNames())
 }

@@ -115,7 +115,9 @@ func (c *cli) runCheck(args []string) int {
 	fs := c.flags("check", "[-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt check testdata/examples\n\n"+
 		"Reads every file (a directory: every file under it in a known format, on all\n"+
 		"cores) and prints each problem as FILE:LINE:COL: message, with the line and a\n"+
-		"caret; warnings count as problems. Exit status 1 when there is any.")
+		"caret; warnings count as problems. Exit status 1 when there is any. A dataset\n"+
+		"(.jsonl, a conversation a line) is read record by record, each problem at\n"+
+		"its FILE:LINE:COL, and a line says how many records had problems.")
 	format := fs.String("f", "", "input format; default: from each file's extension")
 	asJSON := jsonFlag(fs)
 	files, status, ok := c.parseFlags(fs, args)
@@ -126,13 +128,17 @@ func (c *cli) runCheck(args []string) int {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	return c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
+	files, worst, ok := c.checkDatasets(files, *format)
+	if !ok || len(files) == 0 {
+		return worst
+	}
+	return max(worst, c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
 		if len(in.doc.Warnings) > 0 {
 			c.warn(in, "error")
 			return exitInvalid
 		}
 		return exitOK
-	})
+	}))
 }
 
 func (c *cli) runFmt(args []string) int {

@@ -1,6 +1,7 @@
 // Package atomicfile is the one policy by which promptfmt writes files:
 // fmt -w, promptfile fix, promptfile new (the prompt store) and convert -o
-// all write through Write.
+// all write through Write, or through Create for a file written as a
+// stream (a dataset gathered record by record).
 //
 // A file is replaced through a temporary file in its own directory: write,
 // fsync, rename over it, fsync the directory. So a crash, or a failure at
@@ -100,81 +101,143 @@ func WriteFile(name string, data []byte, perm os.FileMode) error {
 // Write replaces the file name with data, or creates it, by the package's
 // policy. Its errors are *Error.
 func Write(name string, data []byte, opts Options) error {
-	target, fi, err := resolve(name)
-	fail := func(op string, err error) error {
-		e := &Error{Path: name, Op: op, Err: bare(err)}
-		if target != name {
-			e.Target = target
-		}
-		return e
-	}
+	f, err := Create(name, opts)
 	if err != nil {
-		return fail("", err)
+		return err
 	}
-	perm := opts.Perm
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
+// File is a file being replaced (or created) by a stream of writes, for
+// a writer that does not hold the whole text (a dataset gathered record by
+// record): what is written goes to the temporary file, and Commit puts it
+// in the file's place by the package's policy. Until then the file is as
+// it was; Close without Commit drops what was written.
+type File struct {
+	name, target string
+	fi           fs.FileInfo // the file replaced; nil for a new one
+	perm         fs.FileMode
+	dir          string
+	tmp          *os.File
+	done         bool // committed or closed
+	err          error
+}
+
+// Create starts replacing the file name, or creating it: the checks of
+// the policy (a read-only file, other hard links, not a regular file, a
+// dangling symbolic link) are made now, before anything is written. Its
+// errors, and those of the File's methods, are *Error.
+func Create(name string, opts Options) (*File, error) {
+	target, fi, err := resolve(name)
+	f := &File{name: name, target: target, fi: fi, perm: opts.Perm, dir: filepath.Dir(target)}
+	if err != nil {
+		return nil, f.fail("", err)
+	}
 	if fi != nil {
 		switch {
 		case !fi.Mode().IsRegular():
-			return fail("", ErrNotRegular)
+			return nil, f.fail("", ErrNotRegular)
 		case !opts.Force && !writable(fi):
-			return fail("", ErrReadOnly)
+			return nil, f.fail("", ErrReadOnly)
 		case !opts.Force && links(fi) > 1:
-			return fail("", ErrHardLinks)
+			return nil, f.fail("", ErrHardLinks)
 		}
-		perm = fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+		f.perm = fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
 	}
-	dir := filepath.Dir(target)
-	if _, done := cleaned.LoadOrStore(dir, true); !done {
-		RemoveStale(dir) // best effort: a temporary it cannot remove harms nothing
+	if _, done := cleaned.LoadOrStore(f.dir, true); !done {
+		RemoveStale(f.dir) // best effort: a temporary it cannot remove harms nothing
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+tempInfix+"*"+tempSuffix)
+	f.tmp, err = os.CreateTemp(f.dir, "."+filepath.Base(target)+tempInfix+"*"+tempSuffix)
 	if err != nil {
-		return fail("creating a temporary file in "+dir, err)
+		return nil, f.fail("creating a temporary file in "+f.dir, err)
 	}
-	closed := false
-	defer func() {
-		if !closed {
-			tmp.Close()
-		}
-		os.Remove(tmp.Name()) // fails harmlessly once renamed
-	}()
 	// Held until the temporary file is renamed, so RemoveStale in another
 	// process leaves it alone however slow the write. Where locks are not
 	// supported (some network file systems) RemoveStale removes nothing.
-	lockFile(tmp)
-	if _, err := tmp.Write(data); err != nil {
-		return fail("writing", err)
+	lockFile(f.tmp)
+	return f, nil
+}
+
+// fail makes the Error of a step about the file as the caller named it.
+func (f *File) fail(op string, err error) error {
+	e := &Error{Path: f.name, Op: op, Err: bare(err)}
+	if f.target != f.name {
+		e.Target = f.target
 	}
-	if err := tmp.Sync(); err != nil {
-		return fail("writing", err)
+	return e
+}
+
+// Write writes p to the temporary file. After a failure every later
+// Write and Commit fails the same way.
+func (f *File) Write(p []byte) (int, error) {
+	if f.err == nil && f.done {
+		f.err = f.fail("writing", os.ErrClosed)
 	}
-	if fi != nil {
-		chown(tmp, fi) // best effort: only root may give a file away
+	if f.err != nil {
+		return 0, f.err
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		return fail("setting the mode", err)
+	n, err := f.tmp.Write(p)
+	if err != nil {
+		f.err = f.fail("writing", err)
+	}
+	return n, f.err
+}
+
+// Commit makes what was written the file: synced, given its mode (and
+// owner, where the system lets us), renamed over the file, the directory
+// synced. On failure the file is as it was.
+func (f *File) Commit() error {
+	if f.err == nil && f.done {
+		f.err = f.fail("writing", os.ErrClosed)
+	}
+	if f.err != nil {
+		f.Close()
+		return f.err
+	}
+	defer f.Close()
+	if err := f.tmp.Sync(); err != nil {
+		return f.fail("writing", err)
+	}
+	if f.fi != nil {
+		chown(f.tmp, f.fi) // best effort: only root may give a file away
+	}
+	if err := f.tmp.Chmod(f.perm); err != nil {
+		return f.fail("setting the mode", err)
 	}
 	if beforeRename != nil {
-		if err := beforeRename(tmp.Name()); err != nil {
-			return fail("writing", err)
+		if err := beforeRename(f.tmp.Name()); err != nil {
+			return f.fail("writing", err)
 		}
 	}
 	if runtime.GOOS == "windows" { // an open file cannot be renamed there
-		closed = true
-		if err := tmp.Close(); err != nil {
-			return fail("writing", err)
+		if err := f.tmp.Close(); err != nil {
+			return f.fail("writing", err)
 		}
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return fail("replacing the file", err)
+	if err := os.Rename(f.tmp.Name(), f.target); err != nil {
+		return f.fail("replacing the file", err)
 	}
-	if !closed {
-		closed = true
-		tmp.Close() // written, synced and renamed: nothing left to lose
+	f.done = true
+	f.tmp.Close() // written, synced and renamed: nothing left to lose
+	if err := syncDir(f.dir); err != nil {
+		return f.fail("written, but syncing its directory", err)
 	}
-	if err := syncDir(dir); err != nil {
-		return fail("written, but syncing its directory", err)
+	return nil
+}
+
+// Close drops what was written unless Commit has made it the file; after
+// Commit it does nothing. It is safe to call more than once.
+func (f *File) Close() error {
+	if f.done {
+		return nil
 	}
+	f.done = true
+	f.tmp.Close()
+	os.Remove(f.tmp.Name())
 	return nil
 }
 

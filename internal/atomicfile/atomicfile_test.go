@@ -406,3 +406,73 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// A file written as a stream: nothing changes until Commit; Close without
+// Commit leaves the file as it was and no temporary file behind; the
+// policy's refusals come from Create, before anything is written.
+func TestCreateStream(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "data.jsonl")
+	write(t, name, "old\n", 0o640)
+
+	f, err := Create(name, Options{Perm: 0o600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"one\n", "two\n"} {
+		if _, err := f.Write([]byte(line)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := content(t, name); got != "old\n" {
+		t.Fatalf("before Commit the file is %q, want it as it was", got)
+	}
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := content(t, name); got != "one\ntwo\n" {
+		t.Fatalf("after Commit: %q", got)
+	}
+	if fi, _ := os.Stat(name); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode %v, want the file's own 0640", fi.Mode().Perm())
+	}
+	if _, err := f.Write([]byte("late")); err == nil {
+		t.Error("Write after Commit succeeded")
+	}
+	if err := f.Close(); err != nil {
+		t.Error(err)
+	}
+
+	f, err = Create(name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write([]byte("dropped")); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	f.Close() // twice is harmless
+	if got := content(t, name); got != "one\ntwo\n" {
+		t.Fatalf("Close without Commit changed the file: %q", got)
+	}
+	if got := entries(t, dir); len(got) != 1 {
+		t.Fatalf("left behind: %v", got)
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("Commit after Close succeeded")
+	}
+
+	if runtime.GOOS != "windows" && os.Getuid() != 0 {
+		if err := os.Chmod(name, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		_, err = Create(name, Options{})
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrReadOnly) {
+			t.Fatalf("Create of a read-only file: %v", err)
+		}
+		if got := entries(t, dir); len(got) != 1 {
+			t.Fatalf("a refused Create left: %v", got)
+		}
+	}
+}

@@ -46,3 +46,13 @@ func AllocBytes(f func()) float64 {
 	}
 	return best
 }
+
+// NotUnderRace skips t when the race detector is on: a test that parses
+// thousands of inputs to measure their growth runs ten times slower under
+// it and measures the detector's allocations besides. .ci/run runs these
+// tests again without it (go test -run Linear), so each runs once a CI.
+func NotUnderRace(t *testing.T) {
+	if race {
+		t.Skip("measured without the race detector (.ci/run runs the growth tests on their own)")
+	}
+}
