@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +30,26 @@ func (c *cli) write(in *input, f *formatInfo, lossy bool) ([]byte, int) {
 		return nil, exitInvalid
 	}
 	return out.Bytes(), exitOK
+}
+
+// writeOut writes in's document in format f to o as write renders it,
+// streaming what the writer writes; a failure is printed, and o's file,
+// if made, left as it was.
+func (c *cli) writeOut(in *input, f *formatInfo, lossy bool, o *output) int {
+	doc, status := c.prepare(in, f, lossy)
+	if doc == nil {
+		return status
+	}
+	if err := f.write(o, doc); err != nil {
+		o.discard()
+		if o.err != nil && errors.Is(err, o.err) { // the file could not be made
+			return c.fileError(o.name, o.err)
+		}
+		promptfmt.Locate(doc, err) // the line in the file, not the message's
+		c.report(in, err)
+		return exitInvalid
+	}
+	return c.finish(o)
 }
 
 // prepare returns in's document ready for format f to write: adapted
@@ -142,26 +163,19 @@ func (c *cli) runConvert(args []string) int {
 	if *storeDir != "" {
 		return c.fail(&usageError{"-dir applies with -t promptfile"})
 	}
-	conv := func(c *cli, name string) ([]byte, *input, int) {
+	// The output is streamed to its file or standard output: a large
+	// file's is never held whole by the command.
+	conv := func(c *cli, name, out string, mkdir bool) int {
 		in, status := c.loadForConvert(name, *from, *inputsFile)
 		if in == nil {
-			return nil, nil, status
-		}
-		out, status := c.write(in, target, *lossy)
-		return out, in, status
-	}
-	if !manyFiles(args) {
-		out, _, status := conv(c, args[0])
-		if out == nil {
 			return status
 		}
-		if *outPath != "" {
-			return c.writeFile(*outPath, out, *force)
-		}
-		if _, err = c.stdout.Write(out); err != nil {
-			return c.fail(err)
-		}
-		return exitOK
+		o := c.newOutput(out, *force)
+		o.mkdir = mkdir
+		return c.writeOut(in, target, *lossy, o)
+	}
+	if !manyFiles(args) {
+		return conv(c, args[0], *outPath, false)
 	}
 	if *outPath == "" {
 		return c.fail(&usageError{"converting several files needs -o DIR"})
@@ -172,14 +186,7 @@ func (c *cli) runConvert(args []string) int {
 	}
 	var t tally
 	worst := c.parallel(len(files), 0, func(fc *cli, i int) int {
-		out, _, status := conv(fc, files[i])
-		if out == nil {
-			return t.add(status)
-		}
-		if err := os.MkdirAll(filepath.Dir(outs[i]), 0o755); err != nil {
-			return t.add(fc.fail(err))
-		}
-		return t.add(fc.writeFile(outs[i], out, *force))
+		return t.add(conv(fc, files[i], outs[i], true))
 	})
 	t.summary(c, "converted", "failed")
 	return worst

@@ -226,3 +226,28 @@ func TestConvertOutputReadOnly(t *testing.T) {
 	require.Equal(t, exitOK, status, errOut)
 	assert.Equal(t, canonicalSTF, readString(t, out))
 }
+
+// convert streams the writer's output into the file: a document the
+// target refuses leaves an existing file as it was and makes no new one
+// (nor its directory), with nothing left beside them; an empty output is
+// still a file.
+func TestConvertOutputRefused(t *testing.T) {
+	dir := t.TempDir()
+	bad := putFile(t, filepath.Join(dir, "bad.stf"), ";user\nhi\n;extra\n{a: 1}\n;end\n", 0o644) // PDL has no metadata
+	old := putFile(t, filepath.Join(dir, "old.prompty"), "old\n", 0o644)
+	_, _, status := runCmd(t, "", "convert", "-t", "pdl", "-o", old, bad)
+	assert.Equal(t, exitInvalid, status)
+	assert.Equal(t, "old\n", readString(t, old))
+	fresh := filepath.Join(dir, "sub", "new.pdl")
+	_, _, status = runCmd(t, "", "convert", "-t", "pdl", "-o", fresh, bad)
+	assert.Equal(t, exitInvalid, status)
+	assert.NoFileExists(t, fresh)
+	assert.NoDirExists(t, filepath.Dir(fresh))
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 2, "a temporary file was left")
+	empty := filepath.Join(dir, "empty.stf")
+	_, errOut, status := runCmd(t, "", "convert", "-f", "prompty", "-t", "stf", "-o", empty, putFile(t, filepath.Join(dir, "e.prompty"), "", 0o644))
+	require.Equal(t, exitOK, status, errOut)
+	assert.Equal(t, "", readString(t, empty))
+}
