@@ -20,9 +20,11 @@ import (
 // UTF-8, metadata that is not JSON-like, parts of unknown kinds or with
 // fields their kind does not use, settings that are not finite) and Meta
 // keys that would read as settings (see Settings), one UnsupportedError
-// each, joined, and then nothing is written. A message without content is written, and read
-// back, as one empty text part. It takes Parse's options, so that one
-// list serves both; none changes what it writes.
+// each, joined, and then nothing is written: every message is checked
+// first, then the text is written as it is made, in blocks of 64 KB. A
+// message without content is written, and read back, as one empty text
+// part. It takes Parse's options, so that one list serves both; none
+// changes what it writes.
 func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error {
 	if _, err := newConfig(opts); err != nil {
 		return err
@@ -62,18 +64,42 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		}
 		b = append(out, "\n;end\n"...)
 	}
+	// Every message is checked before any is written: one that holds
+	// metadata or is a ;raw block is formatted (into scratch, thrown
+	// away), as only JSON5 values can fail; any other cannot once check
+	// passes.
+	at := func(i int) []int {
+		if i == 0 {
+			return places[0][len(lead):]
+		}
+		return places[i]
+	}
+	var scratch []byte
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
-		at := places[i]
-		if i == 0 {
-			at = at[len(lead):]
-		}
-		var err error
-		if err = check(m); err == nil {
-			b, err = appendMessage(b, doc, l, m, at)
+		err := check(m)
+		if err == nil && (len(m.Metadata) > 0 || needsRaw(m)) {
+			scratch, err = appendMessage(scratch[:0], doc, l, m, at(i))
 		}
 		if err != nil {
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: i, Line: m.Line, What: err.Error()})
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	// Then the text is written as it is made, a block at a time, so that
+	// a large document's is never held whole.
+	for i := range doc.Messages {
+		if len(b) >= flushSize {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
+		}
+		var err error
+		if b, err = appendMessage(b, doc, l, &doc.Messages[i], at(i)); err != nil {
+			return err // check and scratch found every error: never
 		}
 	}
 	end := places[len(doc.Messages)]
@@ -81,12 +107,12 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		end = end[len(lead):]
 	}
 	b = appendComments(b, doc, end)
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
 	_, err := w.Write(b)
 	return err
 }
+
+// flushSize is how much text Write makes before it writes it.
+const flushSize = 64 << 10
 
 // check finds what no STF file can hold.
 func check(m *promptfmt.Message) error {

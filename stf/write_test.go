@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/corpus"
 	"github.com/promptfmt/promptfmt/internal/formattest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -295,4 +296,28 @@ func randomDoc(r *rand.Rand) *promptfmt.Document {
 		doc.Messages = append(doc.Messages, m)
 	}
 	return doc
+}
+
+// countingWriter counts the writes it is given and the most bytes in one.
+type countingWriter struct{ writes, most, total int }
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	c.most = max(c.most, len(p))
+	c.total += len(p)
+	return len(p), nil
+}
+
+// A large document is written in blocks, never held whole; a refused one
+// writes nothing, even when the refused message is the last.
+func TestWriteStreams(t *testing.T) {
+	doc := corpus.Short(1 << 20)
+	var c countingWriter
+	require.NoError(t, Write(&c, doc))
+	assert.Greater(t, c.writes, 8)
+	assert.Less(t, c.most, 2*flushSize)
+	doc.Messages[len(doc.Messages)-1].Metadata = map[string]any{"x": math.NaN()}
+	c = countingWriter{}
+	require.Error(t, Write(&c, doc))
+	assert.Zero(t, c.total)
 }
