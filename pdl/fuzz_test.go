@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
 )
 
 var fuzzInputs = map[string]any{"name": "<|user|>\n&amp;", "xs": []any{"a", int64(2)}, "n": int64(3)}
@@ -36,6 +38,19 @@ func FuzzParse(f *testing.F) {
 		var out bytes.Buffer
 		if err := Write(&out, doc); err != nil {
 			t.Fatalf("Write of a parsed document: %v\ninput: %q", err, src)
+		}
+	})
+}
+
+// FuzzIsTemplate: IsTemplate's quick answer for a file without a tag
+// opener (which spares copying a large file) is the full check's.
+func FuzzIsTemplate(f *testing.F) {
+	for _, s := range []string{"", "{", "{x}", "a{{b}}", "{% raw %}{{x}}{% endraw %}", "{\r\n%", "{#", "{{ \"{%\" }}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := IsTemplate([]byte(s)), !tmpl.OnlyJinjaLiterals(lines.ToLF(s)); got != want {
+			t.Fatalf("IsTemplate(%q) = %v, want %v", s, got, want)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package pdl
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 
@@ -164,5 +165,24 @@ func offsetOf(src string, line, col int) int {
 // reads and writes back with nothing lost; a template would be replaced by
 // what it renders to (its comments, variables and loops gone).
 func IsTemplate(src []byte) bool {
+	if !hasTagBytes(src) { // and no copy of a large file to find none
+		return false
+	}
 	return !tmpl.OnlyJinjaLiterals(lines.ToLF(string(src)))
+}
+
+// hasTagBytes is hasTags of src as bytes.
+func hasTagBytes(src []byte) bool {
+	for i := bytes.IndexByte(src, '{'); i >= 0 && i+1 < len(src); {
+		switch src[i+1] {
+		case '{', '%', '#':
+			return true
+		}
+		j := bytes.IndexByte(src[i+1:], '{')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
