@@ -141,7 +141,22 @@ func (t *pdlTemplate) Prepare(inputs map[string]any) ([]promptfmt.Message, []pro
 		return nil, nil, err
 	}
 	t.last = p
-	return p.Document.LLMMessages(), p.Document.Warnings, nil
+	return receivedMessages(p.Document), p.Document.Warnings, nil
+}
+
+// receivedMessages is doc.LLMMessages(), or doc.Messages themselves when a
+// model receives them all, as it mostly does: a large document's list is
+// not copied. The command only reads the list.
+func receivedMessages(doc *promptfmt.Document) []promptfmt.Message {
+	for i := range doc.Messages {
+		if m := &doc.Messages[i]; m.Disabled || m.Hidden() {
+			return doc.LLMMessages()
+		}
+	}
+	if doc.Messages == nil {
+		return []promptfmt.Message{}
+	}
+	return doc.Messages
 }
 
 // Document is the whole document, hidden reasoning turns and the schema
