@@ -113,11 +113,8 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 	}
 	// Lines of the template shaped like role markers that are not (a
 	// duplicate attribute, say) are warned about where the author wrote
-	// them; parsing the body as text finds them, and cannot fail.
-	var doc promptfmt.Document
-	if err := parseBody(&doc, src, start, &config{}); err == nil {
-		a.Warnings = append(a.Warnings, doc.Warnings...)
-	}
+	// them, as parsing the body as text would warn.
+	a.Warnings = append(a.Warnings, markerWarnings(src, start)...)
 	return a, nil
 }
 

@@ -191,3 +191,20 @@ func TestLoadWarnsAboutMarkerLikeLines(t *testing.T) {
 	assert.Equal(t, 6, a.Warnings[0].Line)
 	assert.Contains(t, a.Warnings[0].Msg, "attribute a is given twice")
 }
+
+// Load warns of lines shaped like role markers as parsing the body does,
+// without parsing its messages.
+func TestMarkerWarnings(t *testing.T) {
+	warned := 0
+	for _, src := range []string{
+		"user[a=1, a=2]:\nhi\n\nassistant[x=\"y]:\n",
+		"---\nname: x\n---\n\nsystem:\nbe\nuser[name=\"a\" b=1]:\r\nq\r\n  assistant [k=v] x:\n",
+		"no markers at all\n", "",
+	} {
+		var doc promptfmt.Document
+		require.NoError(t, parseBody(&doc, []byte(src), 0, &config{}))
+		assert.Equal(t, doc.Warnings, markerWarnings([]byte(src), 0), src)
+		warned += len(doc.Warnings)
+	}
+	assert.GreaterOrEqual(t, warned, 3)
+}

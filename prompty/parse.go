@@ -99,9 +99,8 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 		}
 		s, e, next = body+s, body+e, body+next
 		m, isMarker, bad := parseMarkerIn(text[s:e], cfg.sent)
-		if bad != "" { // positioned from what is known: Warnf would rescan the source
-			doc.Warnings = append(doc.Warnings, promptfmt.Warning{Format: format, Line: first + n - 1, Col: m.col + 1, Offset: s + m.col,
-				Msg: bad + "; the line is read as content, not as a role marker"})
+		if bad != "" {
+			doc.Warnings = append(doc.Warnings, markerWarning(first+n-1, s, m, bad))
 		}
 		if !isMarker {
 			continue
@@ -121,6 +120,33 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 		preamble(slab.Next(&doc.Messages, len(src), len(src)), src, text, body, len(src), &parts)
 	}
 	return nil
+}
+
+// markerWarning is the warning of a line at offset s, number n, shaped
+// like a role marker, that is not one because of bad; positioned from
+// what is known: Warnf would rescan the source.
+func markerWarning(n, s int, m marker, bad string) promptfmt.Warning {
+	return promptfmt.Warning{Format: format, Line: n, Col: m.col + 1, Offset: s + m.col,
+		Msg: bad + "; the line is read as content, not as a role marker"}
+}
+
+// markerWarnings are the warnings parseBody gives of src[body:] (lines
+// shaped like role markers that are not), without reading its messages
+// or copying it.
+func markerWarnings(src []byte, body int) []promptfmt.Warning {
+	first, _ := lines.Position(src, body)
+	var ws []promptfmt.Warning
+	ends := lines.NewEndings(src[body:], ':')
+	for {
+		n, s, e, _, ok := ends.Next()
+		if !ok {
+			return ws
+		}
+		s, e = body+s, body+e
+		if m, _, bad := parseMarkerIn(string(src[s:e]), nil); bad != "" {
+			ws = append(ws, markerWarning(first+n-1, s, m, bad))
+		}
+	}
 }
 
 // content is text[start:end] as a message holds it: line breaks as LF,
