@@ -188,7 +188,14 @@ func (c *cli) printBytes(b []byte) int {
 // printList prints shell with msgs as the value of its key (msgs alone
 // when key is ""), one message encoded at a time.
 func (c *cli) printList(shell any, key string, msgs iter.Seq[promptfmt.Message]) int {
-	if err := jsonvalue.WriteList(c.stdout, shell, key, msgs); err != nil {
+	pieces := func(yield func(messagePieces) bool) {
+		for m := range msgs {
+			if !yield(messagePieces{m}) {
+				return
+			}
+		}
+	}
+	if err := jsonvalue.WriteList(c.stdout, shell, key, pieces); err != nil {
 		return c.fail(err)
 	}
 	return exitOK

@@ -249,6 +249,36 @@ func WriteLists[T any](w io.Writer, shell any, keys []string, lists []iter.Seq[T
 	return x.Close()
 }
 
+// Pieces is a value that gives its compact JSON text, as Encode encodes
+// it, in pieces: one too large to be held encoded (a message of a
+// quarter of a gigabyte). WriteList and WriteLists write an element of
+// their lists that is Pieces a piece at a time.
+type Pieces interface {
+	JSONPieces(yield func(piece []byte)) error
+}
+
+// StringPieces gives the compact JSON text of the string s, as Encode
+// encodes it, in pieces of about size bytes of s: the pieces are cut
+// before a byte that starts a UTF-8 sequence (or is not in one), where
+// encoding one piece after another is encoding the whole.
+func StringPieces(s string, size int, yield func(piece []byte)) error {
+	yield([]byte{'"'})
+	for i := 0; i < len(s); {
+		j := min(i+size, len(s))
+		for j < len(s) && s[j]&0xc0 == 0x80 {
+			j++
+		}
+		enc, err := Encode(s[i:j])
+		if err != nil {
+			return err
+		}
+		yield(enc[1 : len(enc)-1])
+		i = j
+	}
+	yield([]byte{'"'})
+	return nil
+}
+
 // encodeEach writes list's elements to x, separated by commas.
 func encodeEach[T any](x *Indenter, list iter.Seq[T]) error {
 	var buf bytes.Buffer
@@ -256,6 +286,16 @@ func encodeEach[T any](x *Indenter, list iter.Seq[T]) error {
 	enc.SetEscapeHTML(false)
 	first := true
 	for e := range list {
+		if p, ok := any(e).(Pieces); ok {
+			if !first {
+				x.Write([]byte{','})
+			}
+			first = false
+			if err := p.JSONPieces(x.Write); err != nil {
+				return err
+			}
+			continue
+		}
 		buf.Reset()
 		if !first {
 			buf.WriteByte(',')

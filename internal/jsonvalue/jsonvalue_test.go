@@ -209,3 +209,45 @@ func TestNotJSONLike(t *testing.T) {
 		t.Errorf("NotJSONLike(func) = %q", p)
 	}
 }
+
+// StringPieces, joined, is Encode of the whole string, whatever the cuts:
+// escapes, multi-byte characters and invalid UTF-8 across them.
+func TestStringPieces(t *testing.T) {
+	for _, s := range []string{"", "plain", "a\"b\\c\n\x00\u2028<>&", "héllo wörld 日本語 🙂", "bad \xff\xe2\x82 x \xe2\x82\xac", strings.Repeat("ü\"\x01", 1000)} {
+		want, err := Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int{1, 2, 3, 7, 64, 1 << 16} {
+			var got []byte
+			if err := StringPieces(s, size, func(p []byte) { got = append(got, p...) }); err != nil || string(got) != string(want) {
+				t.Fatalf("StringPieces(%q, %d) = %s, %v; want %s", s, size, got, err, want)
+			}
+		}
+	}
+}
+
+type piecesOf []byte
+
+func (p piecesOf) JSONPieces(yield func([]byte)) error {
+	for i := range p {
+		yield(p[i : i+1])
+	}
+	return nil
+}
+
+// An element that is Pieces is written a piece at a time, indented as if
+// it were encoded whole.
+func TestWriteListPieces(t *testing.T) {
+	var got, want bytes.Buffer
+	list := []piecesOf{piecesOf(`{"a":[1,{"b":"x]\"y"}],"c":{}}`), piecesOf(`"s"`)}
+	if err := WriteList(&got, nil, "", slices.Values(list)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteList(&want, nil, "", slices.Values([]json.RawMessage{json.RawMessage(list[0]), json.RawMessage(list[1])})); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("got\n%s\nwant\n%s", got.String(), want.String())
+	}
+}
