@@ -11,6 +11,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/mediatype"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
@@ -72,12 +73,12 @@ func parse(src []byte) (*promptfmt.Document, int, error) {
 		}
 		// With front matter the runtimes trim the template's ends of
 		// white space (Unicode's, as strings.TrimSpace).
-		rest := string(src[next:end])
-		body = next + len(rest) - len(strings.TrimLeftFunc(rest, unicode.IsSpace))
-		end = next + len(strings.TrimRightFunc(rest, unicode.IsSpace))
+		rest := src[next:end] // not copied: a large file's body would be, whole
+		body = next + len(rest) - len(bytes.TrimLeftFunc(rest, unicode.IsSpace))
+		end = next + len(bytes.TrimRightFunc(rest, unicode.IsSpace))
 		end = max(end, body)
 	}
-	msgs, lay, err := messages(src, body, end)
+	msgs, lay, err := messages(src, body, end, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -142,10 +143,20 @@ var roles = map[string]string{"user": "user", "model": "assistant", "system": "s
 // marker's white space control ({{~role "user"}}, {{media url="u"~}})
 // strips the text beside it, as Handlebars does; the layout keeps the
 // texts, and what the markers stripped of them.
-func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
+//
+// The layout's strings and strips are recorded with record; without, the
+// layout records where the messages are, and reads them again, recording,
+// the first time Write asks (most documents are never written, or not
+// in their own format: a large file's maps would cost more than its
+// messages).
+func messages(src []byte, body, end int, record bool) ([]promptfmt.Message, *layout, error) {
 	s := string(src[:end])
-	var msgs []promptfmt.Message
-	lay := &layout{set: map[string]bool{}, strip: map[[2]int]strip{}}
+	msgs := make([]promptfmt.Message, 0, slab.First(end-body))
+	parts := slab.New(slab.First(end - body))
+	lay := &layout{src: s, body: body}
+	if record {
+		lay.set, lay.strip = map[string]bool{}, map[[2]int]strip{}
+	}
 	cur := promptfmt.Message{Role: "user"}
 	has := false                 // cur holds text that is not white space, or media
 	pos := lines.NewCounter(src) // the offsets asked only increase
@@ -170,12 +181,18 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 		if cur.TextLine == 0 {
 			cur.TextLine, _ = pos.Position(from)
 		}
-		lay.set[piece] = true
-		if st.left || st.right {
-			st.text = piece
-			lay.strip[[2]int{len(msgs), len(cur.Content)}] = st
+		if record {
+			lay.set[piece] = true
+			if st.left || st.right {
+				st.text = piece
+				lay.strip[[2]int{len(msgs), len(cur.Content)}] = st
+			}
 		}
-		cur.Content = append(cur.Content, promptfmt.Text(piece))
+		if cur.Content == nil {
+			cur.Content = parts.Text(piece)
+		} else {
+			cur.Content = append(cur.Content, promptfmt.Text(piece))
+		}
 		has = true
 	}
 	var blocks []block // the open blocks
@@ -210,8 +227,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 			continue
 		}
 		tildeOpen, tildeClose := s[t.start+2] == '~', s[t.end-3] == '~'
-		if m := roleTag.FindStringSubmatch(inner); m != nil {
-			name := m[1] + m[2]
+		if name, ok := roleName(inner); ok {
 			role, ok := roles[name]
 			if !ok {
 				e := diag.Errorf(format, src, t.start, "unknown role %q", name)
@@ -222,7 +238,7 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 			text, stripLeft = t.end, tildeClose
 			line, _ := pos.Position(t.start)
 			if has {
-				msgs = append(msgs, cur)
+				*slab.Next(&msgs, t.start, end) = cur
 				cur, has = promptfmt.Message{}, false
 			}
 			cur.Role, cur.Line = role, line
@@ -252,9 +268,24 @@ func messages(src []byte, body, end int) ([]promptfmt.Message, *layout, error) {
 	}
 	flush(end, false)
 	if has {
-		msgs = append(msgs, cur)
+		*slab.Next(&msgs, end, end) = cur
+	}
+	if len(msgs) == 0 {
+		msgs = nil // as before: no messages is no list
 	}
 	return msgs, lay, nil
+}
+
+// roleName is the role a tag's inner text names, when it is a role
+// marker (roleTag): {{role "user"}} is told without the pattern.
+func roleName(inner string) (string, bool) {
+	if rest, ok := strings.CutPrefix(inner, `role "`); ok && len(rest) > 0 && strings.IndexByte(rest, '"') == len(rest)-1 {
+		return rest[:len(rest)-1], true
+	}
+	if m := roleTag.FindStringSubmatch(inner); m != nil {
+		return m[1] + m[2], true
+	}
+	return "", false
 }
 
 // block is an open block's tag, and its name, which its end must repeat
@@ -379,6 +410,10 @@ func tagHead(s string) string {
 type layout struct {
 	set   map[string]bool
 	strip map[[2]int]strip
+	// src and body are the file (to its body's end) and where its body
+	// starts, for record to read them again.
+	src  string
+	body int
 	// kept is what takeRequest read from the front matter, so that an
 	// unchanged setting is written back as written (Picoschema stays
 	// Picoschema).
@@ -401,7 +436,17 @@ func trailingSpace(s string) string { return s[len(strings.TrimRight(s, stripped
 
 const stripped = "\t\n\f\r "
 
-func (l *layout) isSource(s string) bool { return l != nil && l.set[s] }
+func (l *layout) isSource(s string) bool { return l != nil && l.record().set[s] }
+
+// record makes l's strings and strips, read from the file again (it
+// read before: it reads the same way) when Parse did not record them.
+func (l *layout) record() *layout {
+	if l.set == nil {
+		_, again, _ := messages([]byte(l.src), l.body, len(l.src), true)
+		l.set, l.strip = again.set, again.strip
+	}
+	return l
+}
 
 // stripOf is how the markers beside text, part j of message i, strip
 // it, when Parse read that text there.
@@ -409,7 +454,7 @@ func (l *layout) stripOf(i, j int, text string) strip {
 	if l == nil {
 		return strip{}
 	}
-	st, ok := l.strip[[2]int{i, j}]
+	st, ok := l.record().strip[[2]int{i, j}]
 	if !ok || st.text != text {
 		return strip{}
 	}
