@@ -217,6 +217,15 @@
 // code, escaped openers) is parsed again whole (readsBack). FuzzParse
 // holds the guarantee: whatever parses writes, and reads back the same.
 //
+// Decision (streaming): a document whose messages are all prose (no
+// metadata, ordinary text whose every line starts, after at most three
+// spaces, with a letter or a digit that starts no list) is proven before
+// its text is made: Write checks every message, then writes the text as
+// it makes it, in blocks of 64 KB, so that a large conversation's text is
+// never held whole; nothing is written when a message is refused.
+// FuzzStreamable holds it: such a document reads back, and streams the
+// text it would write whole.
+//
 // Append adds replies in upstream's layout. Decision: unlike upstream, it
 // escapes their lines as Write does, so that an answer holding
 // "### @system:" or "% model = ..." cannot write the file's structure, and

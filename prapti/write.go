@@ -42,15 +42,21 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	if _, err := newConfig(opts); err != nil {
 		return err
 	}
-	out, err := write(doc)
-	if err != nil {
+	out, err := write(doc, w)
+	if err != nil || out == nil {
 		return err
 	}
 	_, err = w.Write(out)
 	return err
 }
 
-func write(doc *promptfmt.Document) ([]byte, error) {
+// write makes doc's text. When every message is proven by construction
+// before it is made (see streamable), it checks them all first, then
+// writes the text to w as it makes it, in blocks of 64 KB, and returns
+// nil: a large document's text is never held whole. Otherwise (and
+// always when w is nil) it returns the text, once readsBack has given its
+// verdict.
+func write(doc *promptfmt.Document, w io.Writer) ([]byte, error) {
 	errs := promptfmt.CommentErrors(doc, format)
 	fail := func(i int, m *promptfmt.Message, t promptfmt.Thing, msg string, args ...any) *promptfmt.UnsupportedError {
 		line := 0
@@ -65,6 +71,15 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		fail(-1, nil, promptfmt.ThingMeta, "document metadata (Prapti has none; configuration lines belong to messages)")
 	}
 	errs = append(errs, requestErrors(doc)...)
+	stream := w != nil && streamable(doc)
+	if stream {
+		for i := range doc.Messages {
+			check(i, &doc.Messages[i], fail)
+		}
+		if len(errs) > 0 {
+			return nil, errors.Join(errs...)
+		}
+	}
 	var b bytes.Buffer
 	// proven stays true while every body reads back: by construction,
 	// or checked alone with a message after it (see the package
@@ -73,6 +88,16 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	proven := true
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
+		if stream && b.Len() >= flushSize {
+			// All but the last two bytes, which blankLine looks at.
+			if _, err := w.Write(b.Next(b.Len() - 2)); err != nil {
+				return nil, err
+			}
+		}
+		check := check
+		if stream {
+			check = checked // checked above, with no error
+		}
 		configs, ok := check(i, m, fail)
 		if !ok {
 			continue
@@ -137,12 +162,84 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if stream {
+		_, err := w.Write(b.Bytes())
+		return nil, err
+	}
 	if !proven {
 		if err := readsBack(doc, b.Bytes()); err != nil {
 			return nil, err
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// flushSize is how much text write makes before it writes it, streaming.
+const flushSize = 64 << 10
+
+// checked is check of a message checked before: its configuration lines
+// (none: see streamable).
+func checked(int, *promptfmt.Message, func(int, *promptfmt.Message, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) ([]ConfigLine, bool) {
+	return nil, true
+}
+
+// streamable reports whether every message of doc is proven to read back
+// by construction, before its text is made: it has no metadata (so no
+// configuration lines), and its text is ordinary and every line of it
+// prose (see proseLine). Such a text is one or more paragraphs: no line
+// of it needs an escape, none opens a block that runs to its end, and
+// the plain layout is the body.
+func streamable(doc *promptfmt.Document) bool {
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		if len(m.Metadata) > 0 || len(m.Content) != 1 || m.Content[0].Kind != promptfmt.KindText {
+			return false
+		}
+		t := m.Content[0].Value
+		if !ordinary(t) {
+			return false
+		}
+		for off := 0; off < len(t); {
+			end := strings.IndexByte(t[off:], '\n')
+			next := off + end + 1
+			if end < 0 {
+				end, next = len(t), len(t)
+			} else {
+				end += off
+			}
+			if !proseLine(t[off:end]) {
+				return false
+			}
+			off = next
+		}
+	}
+	return true
+}
+
+// proseLine reports whether a line of text is blank, or starts, after at
+// most three spaces, with an ASCII letter or a digit that starts no list
+// item: a line that can only be a paragraph's (plainLine) and that Parse
+// reads as text, neither a heading nor a configuration line nor an escape.
+func proseLine(l string) bool {
+	i := 0
+	for i < len(l) && l[i] == ' ' {
+		i++
+	}
+	if i == len(l) {
+		return true
+	}
+	switch c := l[i]; {
+	case i > 3:
+		return false
+	case c|0x20 >= 'a' && c|0x20 <= 'z':
+		return true
+	case c < '0' || c > '9':
+		return false
+	}
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	return i < len(l) && l[i] != '.' && l[i] != ')'
 }
 
 func isHead(m *promptfmt.Message) bool {
