@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -146,9 +147,6 @@ func (f Format) BenchShapes(b *testing.B) {
 	}
 }
 
-// floorSink keeps BenchFloor's messages from being optimised away.
-var floorSink []promptfmt.Message
-
 // BenchFloor is what a minimal parse of src, a file of n messages of one
 // text part each, into the model costs: one pass that finds the lines,
 // one copy of the source (texts are cut from it), its UTF-8 check, and n
@@ -179,9 +177,8 @@ func BenchFloor(b *testing.B, src []byte, n int) {
 			}
 			pos += i + 1
 		}
-		floorSink = msgs
+		runtime.KeepAlive(msgs)
 	}
-	floorSink = nil
 }
 
 // CheckAllocs asserts a design property of f's parser: a file of short

@@ -82,9 +82,9 @@ func Of(src []byte) Kind {
 			// prompt files runs this on every line of their front matter.
 			pf = pf || bytes.HasPrefix(trimmed, []byte("id:")) && seedID.Match(trimmed)
 			colon := bytes.IndexByte(line, ':') >= 0
-			word := string(leadingWord(line)) // does not allocate: compared only
-			strong = strong || colon && (strongWords[word] || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
-			weak = weak || colon && weakWords[word] && dotWeak.Match(line)
+			word := leadingWord(line)
+			strong = strong || colon && (strongWords[string(word)] || bytes.IndexByte(line, '.') >= 0) && dotStrong.Match(line)
+			weak = weak || colon && weakWords[string(word)] && dotWeak.Match(line)
 			continue
 		}
 		helper = helper || bytes.Contains(line, []byte("{{")) && dotHelper.Match(line)

@@ -48,10 +48,10 @@ func FuzzGuards(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		b := []byte(line)
 		colon := bytes.IndexByte(b, ':') >= 0
-		word := string(leadingWord(b))
+		word := leadingWord(b)
 		if seedID.Match(b) && !bytes.HasPrefix(b, []byte("id:")) ||
-			dotStrong.Match(b) && !(colon && (strongWords[word] || bytes.IndexByte(b, '.') >= 0)) ||
-			dotWeak.Match(b) && !(colon && weakWords[word]) ||
+			dotStrong.Match(b) && !(colon && (strongWords[string(word)] || bytes.IndexByte(b, '.') >= 0)) ||
+			dotWeak.Match(b) && !(colon && weakWords[string(word)]) ||
 			dotHelper.Match(b) && !bytes.Contains(b, []byte("{{")) {
 			t.Fatalf("a guard skips %q", line)
 		}
