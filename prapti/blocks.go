@@ -173,9 +173,15 @@ func (w *fenceWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context)
 }
 
 func (w *fenceWrap) Continue(node ast.Node, reader text.Reader, pc parser.Context) parser.State {
+	line, _ := reader.Position()
 	state := w.BlockParser.Continue(node, reader, pc)
 	if r := recorderOf(pc); r != nil && state&parser.Continue == 0 && r.fence == node {
 		r.fence = nil
+		// Its span ends with its closing line, not at the next block:
+		// a fence closed at the end of a message body runs to no end.
+		if n := len(r.literal); n > 0 && r.literal[n-1].end == toEnd {
+			r.literal[n-1].end = line + r.base + 2
+		}
 	}
 	return state
 }

@@ -354,3 +354,25 @@ func TestNestingWorkIsLinear(t *testing.T) {
 		})
 	}
 }
+
+// A top-level fence's span ends with its closing line, so that a message
+// ending with one runs to no end and Write need not read it back alone;
+// one never closed runs to the end.
+func TestFenceSpan(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		spans   []lineSpan
+		openEnd bool
+	}{
+		{"text\n\n```go\ncode\n```", []lineSpan{{3, 6}}, false},
+		{"```\na\n```\n\n\nafter", []lineSpan{{1, 4}}, false},
+		{"~~~~\n```\n~~~~\n    code", []lineSpan{{1, 4}, {4, toEnd}}, true},
+		{"- ```\n  a\n  ```", []lineSpan{{1, toEnd}}, true}, // in a list item: to the next block
+	} {
+		r, _, ok := readBlocks([]byte(tc.src), false)
+		require.True(t, ok)
+		assert.Equal(t, tc.spans, r.literal, "%q", tc.src)
+		_, _, openEnd, _ := messageBody(tc.src, nil, 0)
+		assert.Equal(t, tc.openEnd, openEnd, "%q", tc.src)
+	}
+}

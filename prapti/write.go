@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
 )
-
-var rolePattern = regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
 
 // Write writes doc in the canonical layout, the one upstream uses when it
 // appends a reply: the _head message's text first, without a heading (an
@@ -105,12 +103,22 @@ func write(doc *promptfmt.Document, w io.Writer) ([]byte, error) {
 		// The head goes first without a heading, unless it is empty: it
 		// would vanish.
 		head := i == 0 && isHead(m) && (m.Text() != "" || len(configs) > 0)
-		body, configsOK, openEnd, escaped := messageBody(m.Text(), configs, 0)
+		var body string
+		var configsOK, openEnd, escaped bool
+		if stream {
+			// Prose is its own body: its lines need no escape and open
+			// no block (FuzzStreamable holds the stream to the whole).
+			body, configsOK = m.Text(), true
+		} else {
+			body, configsOK, openEnd, escaped = messageBody(m.Text(), configs, 0)
+		}
 		// The plain layout is proven when it needs no verdict (no block
 		// runs to its end) or bodyReadsBack has given it, with a message
 		// after it.
 		plain := configsOK && !escaped && (!openEnd || bodyReadsBack(m, head, body))
-		proven = proven && plain && ordinary(m.Text()) && configsReadBack(configs)
+		// streamable has seen every text ordinary, with no configuration
+		// lines.
+		proven = proven && plain && (stream || ordinary(m.Text()) && configsReadBack(configs))
 		if !plain {
 			// Trimming changed the text's blocks ("    ```", code, is now
 			// "```", a fence): take the first layout that reads back with
@@ -379,7 +387,7 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		}
 		return b.String()
 	}
-	if !strings.ContainsAny(t, "`~<") && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
+	if !mayOpenLiteral(t) && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
 		// or to swallow what follows, and no line to escape; with no
 		// more block markers than blocks may nest, none nests too deep.
@@ -499,12 +507,24 @@ func withoutLines(msgs []promptfmt.Message) []promptfmt.Message {
 
 // checkHeading refuses a role or name a heading cannot spell.
 func checkHeading(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) {
-	if !rolePattern.MatchString(m.Role) || strings.ToLower(m.Role) != m.Role {
+	if !word(m.Role) || strings.ToLower(m.Role) != m.Role {
 		bad(promptfmt.ThingRole, "role %q (Prapti roles are letters, digits and _, read back in lower case)", excerpt(m.Role))
 	}
-	if m.Name != "" && !rolePattern.MatchString(m.Name) {
+	if m.Name != "" && !word(m.Name) {
 		bad(promptfmt.ThingName, "name %q (Prapti names are letters, digits and _)", excerpt(m.Name))
 	}
+}
+
+// word reports whether s is one or more letters, numbers and _, as a
+// heading spells a role or a name (`[\p{L}\p{N}_]+`); invalid UTF-8 is
+// not.
+func word(s string) bool {
+	for _, r := range s {
+		if r != '_' && !unicode.IsLetter(r) && !unicode.IsNumber(r) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // checkParts refuses every part that is not plain text and returns how
@@ -518,6 +538,29 @@ func checkParts(m *promptfmt.Message, bad func(promptfmt.Thing, string, ...any) 
 		}
 	}
 	return texts
+}
+
+// mayOpenLiteral reports whether a line of t may open a fence or an HTML
+// block: whether a '`', '~' or '<' follows only what may stand before one
+// on its line (indentation and the markers of block quotes and list
+// items, taken loosely). A backtick inside a line opens no block. The
+// walks back end at the '`', '~' or '<' before, so t is read about twice.
+func mayOpenLiteral(t string) bool {
+	for i := 0; ; {
+		j := strings.IndexAny(t[i:], "`~<")
+		if j < 0 {
+			return false
+		}
+		j += i
+		k := j
+		for k > 0 && strings.IndexByte(" \t>-+*0123456789.)", t[k-1]) >= 0 {
+			k--
+		}
+		if k == 0 || t[k-1] == '\n' || t[k-1] == '\r' {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // markers counts what can open a block quote or a list item in t: '>',

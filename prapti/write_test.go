@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -221,4 +222,17 @@ func TestWriteTrimmedFence(t *testing.T) {
 		out := roundTrip(t, doc)
 		assert.Equal(t, "### @user:\n\n"+want+"\n\n### @user:\n\nnext\n", string(out), "%q", text)
 	}
+}
+
+// FuzzWord holds word to the pattern a heading's role and name follow.
+func FuzzWord(f *testing.F) {
+	pattern := regexp.MustCompile(`^[\p{L}\p{N}_]+$`)
+	for _, s := range []string{"", "user", "a_b", "Zoë", "x y", "٣", "Ⅻ", "\xff", "\uFFFD", "a-b", "_"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := word(s), pattern.MatchString(s); got != want {
+			t.Fatalf("word(%q) = %v, the pattern says %v", s, got, want)
+		}
+	})
 }
