@@ -82,6 +82,7 @@ type recorder struct {
 	work     int            // bytes of lines goldmark looked at to continue list items and block quotes
 	base     int            // lines of the source before the part goldmark reads now (see structure)
 	stop     bool           // end goldmark's parse when it closes the blocks open at the end (see stopAtEnd)
+	given    int            // bytes structure gave goldmark to read
 
 	// For the escaper (see escapingStructure): lines read as text though
 	// they would open a block that is never closed or a message heading.
@@ -406,9 +407,11 @@ func containers(n ast.Node) int {
 // than paragraphs. After a top-level heading, goldmark's state is that of
 // a new document (no block is open, and none can continue), so src is
 // read in stretches, each ending at a line that starts with "### " (a
-// message heading). A stretch whose other lines are blank or plain text
-// (a line that cannot open a block: see plainLine) holds only paragraphs,
-// which record nothing, and a top-level level-3 heading on its last line.
+// message heading). A stretch whose other lines are plain (blank, text,
+// or the markers of lists and block quotes before text that opens no code
+// or HTML block: see plainLine) records nothing but a top-level level-3
+// heading on its last line: a heading at the start of a line closes the
+// lists and quotes open before it.
 // Goldmark reads every run of other stretches, from after the heading
 // before it to its last heading; when that heading comes out top-level,
 // goldmark's state is new again, else (a fence or an HTML block swallowed
@@ -487,7 +490,7 @@ func structure(src []byte) (r *recorder, deep int, ok bool) {
 // structure stop goldmark before them, rather than let it read through:
 // starting goldmark again costs about as much as reading a few hundred
 // bytes.
-const minSkip = 2048
+const minSkip = 512
 
 // read has goldmark read src[from:to], which starts on line fromLine in
 // a new state, into r. When the last heading of src[from:to] does not
@@ -513,6 +516,7 @@ func (r *recorder) read(src []byte, from, fromLine, to int) (deep int, ok bool) 
 
 // readPart has goldmark read src, a document of its own, into r.
 func (r *recorder) readPart(src []byte) (deep int, ok bool) {
+	r.given += len(src)
 	pc := parser.NewContext()
 	pc.Set(recorderKey, r)
 	r.stop = true
@@ -534,36 +538,62 @@ func (r *recorder) readPart(src []byte) (deep int, ok bool) {
 	return 0, true
 }
 
-// plainLine reports whether a line can only be blank or a paragraph's
-// text, in a new state or in a paragraph: not indented four columns, and
-// starting with none of the characters that open a block (#, `, ~, <, >,
-// -, +, *, _, =, an ordered list's digits and . or ), a tab or another
-// white space character than a space). Letters, other punctuation and
-// UTF-8 are plain.
+// plainLine reports whether a line can open no code or HTML block, nor
+// a block nested deep enough to be refused, in a new state or in the
+// blocks that lines of this kind open: after the markers of block quotes
+// and list items (at most maxPlainMarkers), each with fewer than four
+// spaces after it (more may be indented code), its text starts with
+// neither ` nor ~ (a fence) nor < (HTML) nor # (a heading: "###\tx" is
+// one, and no stretch ends at it), nor a tab or another control
+// character. A blank line is plain. Paragraphs, lists, quotes, setext
+// headings and thematic breaks are recorded as nothing, so a stretch of
+// plain lines needs no goldmark.
 func plainLine(l []byte) bool {
-	i := 0
-	for i < len(l) && l[i] == ' ' {
-		i++
-	}
-	if i == len(l) {
-		return true
-	}
-	if i > 3 {
-		return false
-	}
-	switch c := l[i]; {
-	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80:
-		return true
-	case c >= '0' && c <= '9':
-		for i < len(l) && l[i] >= '0' && l[i] <= '9' {
-			i++
+	i, markers := 0, 0
+	for {
+		j := i
+		for j < len(l) && l[j] == ' ' {
+			j++
 		}
-		return i < len(l) && l[i] != '.' && l[i] != ')'
-	case c <= ' ':
-		return false
+		if j == len(l) {
+			return true
+		}
+		if j-i > 3 {
+			return false
+		}
+		i = j
+		switch c := l[i]; {
+		case c == '>':
+			i++
+		case c == '-' || c == '+' || c == '*':
+			if i+1 < len(l) && l[i+1] != ' ' {
+				return l[i+1] != '\t' // text, a thematic break or a setext underline
+			}
+			i++
+		case c >= '0' && c <= '9':
+			k := i
+			for k < len(l) && l[k] >= '0' && l[k] <= '9' {
+				k++
+			}
+			if k == len(l) || l[k] != '.' && l[k] != ')' {
+				return true // text
+			}
+			if k+1 < len(l) && l[k+1] != ' ' {
+				return l[k+1] != '\t'
+			}
+			i = k + 1
+		default:
+			return c > ' ' && c != 0x7f && c != '`' && c != '~' && c != '<' && c != '#'
+		}
+		if markers++; markers > maxPlainMarkers {
+			return false
+		}
 	}
-	return bytes.IndexByte([]byte("#`~<>-+*_="), l[i]) < 0
 }
+
+// maxPlainMarkers is how many block markers a plain line may have: far
+// fewer than MaxNesting, so that no plain line nests too deep.
+const maxPlainMarkers = 16
 
 // escapingStructure is structure as the escaper needs it: src read as it
 // will read once its lines that need it are escaped. A message heading

@@ -10,6 +10,8 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/corpus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // recorded is what Parse reads of a recorder.
@@ -72,6 +74,13 @@ var stretchCases = []string{
 	"### @a:\nplain\n### @b:\n" + strings.Repeat("- ", 120) + "x\n",
 	"### @a:\n<div>\n### @b:\n\n### @c:\nx",
 	"### @a:\n[ref]: /url\n### @b:\n* * *\n### @c:\n_ _ _\n### @d:\n+ x\n",
+	// Lists and quotes are plain; what opens code or HTML in them is not.
+	"### @a:\n- a\n- b\n> c\n1. d\n### @b:\n- ```\n  x\n### @c:\n> <div>\n### @d:\n- > ~~~\n### @e:\nplain\n",
+	"### @a:\n-     code\n### @b:\n>     code\n### @c:\n1.     code\n### @d:\n- a\n\n      code\n### @e:\n- x\n",
+	"### @a:\n-\tx\n### @b:\n1.\t\tcode\n### @c:\n>\t\tcode\n### @d:\n- \tcode\n### @e:\n-\n  x\n",
+	"### @a:\n- #\n### @b:\n> ### @x:\n### @c:\n   ###\n### @d:\n---\n***\ntext\n===\n",
+	"### @a:\n" + strings.Repeat("> ", 16) + "x\n### @b:\n" + strings.Repeat("- ", 17) + "x\n### @c:\nplain\n",
+	"### @a:\n- a\n  - b\n   - c\n### @b:\n1) x\n1234567890. y\n2.z\n-x\n### @c:\n",
 }
 
 func TestStructureStretches(t *testing.T) {
@@ -87,6 +96,20 @@ func TestStructureStretches(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// Lists and quotes are read without goldmark, and most of the shared
+// conversation: only the stretches with code or HTML, and the short plain
+// ones between them, are given to it.
+func TestStructureSpares(t *testing.T) {
+	lists := []byte(strings.Repeat("### @user:\n- a\n- b `c`\n  more\n> quoted\n1. one\n2) two\n\n### @assistant:\nplain * text\n", 200))
+	r, _, ok := structure(lists)
+	require.True(t, ok)
+	assert.Zero(t, r.given, "goldmark read lists and quotes")
+	src := benchInput(t)
+	r, _, ok = structure(src)
+	require.True(t, ok)
+	assert.Less(t, r.given, len(src)*2/3, "goldmark read %d of %d bytes", r.given, len(src))
 }
 
 // FuzzStructure: structure records what goldmark's read of the whole does.

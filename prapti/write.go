@@ -226,7 +226,7 @@ func streamable(doc *promptfmt.Document) bool {
 
 // proseLine reports whether a line of text is blank, or starts, after at
 // most three spaces, with an ASCII letter or a digit that starts no list
-// item: a line that can only be a paragraph's (plainLine) and that Parse
+// item: a line that can only be a paragraph's and that Parse
 // reads as text, neither a heading nor a configuration line nor an escape.
 func proseLine(l string) bool {
 	i := 0
