@@ -27,7 +27,7 @@ type marker struct {
 
 // isBlank reports the blanks a boundary line may carry around its tokens:
 // ASCII white space other than line breaks (RE2's \s, plus VT).
-var isBlank = lines.IsBlank
+func isBlank(c byte) bool { return lines.IsBlank(c) } // a function, so that it inlines (a variable is called indirectly)
 
 func isWord(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
@@ -88,6 +88,31 @@ func parseMarkerIn(line string, sent *sentinels) (m marker, ok bool, bad string)
 		return m, false, ""
 	}
 	return m, true, ""
+}
+
+// mayName reports whether the first word of line (after blanks and a
+// '#') is a role: what parseMarkerIn asks of a line before it can be a
+// boundary or a warning. It reads the
+// bytes the line search has just read, not the copy of them that texts
+// are cut from, which has left the cache by then.
+func mayName(line []byte) bool {
+	i := 0
+	for i < len(line) && isBlank(line[i]) {
+		i++
+	}
+	if i < len(line) && line[i] == '#' {
+		i++
+		for i < len(line) && isBlank(line[i]) {
+			i++
+		}
+	}
+	start := i
+	for i < len(line) && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
+		i++
+	}
+	// No role is longer than 9 letters; the conversion of so few bytes,
+	// which do not escape, is not allocated.
+	return i-start <= 9 && roleOf(string(line[start:i])) != ""
 }
 
 // roleOf returns the role word spells, in lower case, or "": the roles a

@@ -159,3 +159,21 @@ func FuzzPrepare(f *testing.F) {
 		}
 	})
 }
+
+// FuzzMayName: a line mayName passes over is no boundary and no warning,
+// in either mode; and a boundary passes it.
+func FuzzMayName(f *testing.F) {
+	for _, s := range []string{"user:", "  # Assistant :", "system[name=x]:", "tool[:", "users:", "That:", "developer[a=\"b\"] :", "\tUSER\v:", "#:", "assistants:", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:"} {
+		f.Add(s)
+	}
+	sent := newSentinels("n0nce")
+	f.Fuzz(func(t *testing.T, line string) {
+		name := mayName([]byte(line))
+		for _, s := range []*sentinels{nil, sent} {
+			_, ok, bad := parseMarkerIn(line, s)
+			if !name && (ok || bad != "") {
+				t.Fatalf("mayName(%q) is false, but parseMarkerIn gives ok=%v bad=%q", line, ok, bad)
+			}
+		}
+	})
+}

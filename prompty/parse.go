@@ -98,6 +98,9 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 			break
 		}
 		s, e, next = body+s, body+e, body+next
+		if !mayName(src[s:e]) {
+			continue
+		}
 		m, isMarker, bad := parseMarkerIn(text[s:e], cfg.sent)
 		if bad != "" {
 			doc.Warnings = append(doc.Warnings, markerWarning(first+n-1, s, m, bad))
@@ -143,6 +146,9 @@ func markerWarnings(src []byte, body int) []promptfmt.Warning {
 			return ws
 		}
 		s, e = body+s, body+e
+		if !mayName(src[s:e]) {
+			continue
+		}
 		if m, _, bad := parseMarkerIn(string(src[s:e]), nil); bad != "" {
 			ws = append(ws, markerWarning(first+n-1, s, m, bad))
 		}
