@@ -387,10 +387,12 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		}
 		return b.String()
 	}
-	if !mayOpenLiteral(t) && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && l.s != "" || needsEscape(l.s) }) {
+	if !mayOpenLiteral(t) && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && mayBeCode(l.s) || l.text && needsEscape(l.s) }) {
 		// Without fences or HTML there is no block to escape lines in
 		// or to swallow what follows, and no line to escape; with no
 		// more block markers than blocks may nest, none nests too deep.
+		// A configuration line is in no code block unless indented in a
+		// block quote.
 		return render(), true, false, false
 	}
 	// escapingStructure reads the body as it reads once escaped, so one
@@ -561,6 +563,15 @@ func mayOpenLiteral(t string) bool {
 		}
 		i = j + 1
 	}
+}
+
+// mayBeCode reports whether a configuration line may be indented code in
+// a block quote: a tab, or four blanks, after its '>'. Its prefix allows
+// no more than three spaces before, too few for code elsewhere.
+func mayBeCode(config string) bool {
+	i := prefixLen(config)
+	q := strings.IndexByte(config[:i], '>')
+	return q >= 0 && (strings.Contains(config[q:i], "\t") || i-q-1 >= 4)
 }
 
 // markers counts what can open a block quote or a list item in t: '>',

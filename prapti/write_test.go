@@ -236,3 +236,25 @@ func FuzzWord(f *testing.F) {
 		}
 	})
 }
+
+// A configuration line indented four or more after a block quote's '>'
+// may be code in the quote, which Parse does not read as configuration:
+// Write does not take it for one without goldmark's verdict.
+func TestWriteConfigInQuotedCode(t *testing.T) {
+	for _, tc := range []struct{ source string }{{">     % x = 1"}, {">\t% x = 1"}, {">    % x = 1"}, {"> % x = 1"}, {"   % x = 1"}} {
+		m := promptfmt.NewMessage("user", "> quoted\n>\n> more")
+		m.Metadata = map[string]any{MetaConfig: []any{
+			map[string]any{"kind": KindAssignment, "name": "x", "value": int64(1), "enabled": true, "quoted": strings.Contains(tc.source, ">"), "offset": int64(len("> quoted\n>\n")), "source": tc.source},
+		}}
+		doc := &promptfmt.Document{Messages: []promptfmt.Message{m, promptfmt.NewMessage("assistant", "ok")}}
+		var out bytes.Buffer
+		if err := Write(&out, doc); err != nil {
+			continue // refused: nothing lost
+		}
+		back, err := Parse(out.Bytes())
+		require.NoError(t, err)
+		assert.True(t, promptfmt.EqualMessages(withoutLines(doc.Messages), withoutLines(back.Messages)), "%q written as %q reads back otherwise", tc.source, out.String())
+	}
+	assert.True(t, mayBeCode(">     % x") && mayBeCode(">\t% x") && mayBeCode(" >    % x"))
+	assert.False(t, mayBeCode("> % x") || mayBeCode("   % x") || mayBeCode("% x") || mayBeCode(""))
+}
