@@ -4,16 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/invopop/jsonschema"
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
-	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/picoschema"
-	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -127,33 +123,14 @@ func runtimeTakes(s map[string]any) error {
 	return nil
 }
 
-// takeRequest moves the front matter's settings into doc.Request, each at
-// the line of its key; a value the Request cannot hold stays in Meta, with
-// a warning there. yamlStart is where the front matter's YAML starts.
+// takeRequest moves the front matter's settings into doc.Request (see
+// homes.TakeFrontMatter); a Meta left empty is none. yamlStart is where
+// the front matter's YAML starts.
 func takeRequest(doc *promptfmt.Document, src []byte, yamlStart int) *homes.Kept {
-	if len(doc.Meta) == 0 {
-		return nil
-	}
 	root, _ := doc.MetaNode.(*yaml.Node)
-	at := func(path []string) *yaml.Node { return yamlmeta.KeyNode(root, path) }
-	rest, kept, problems := homes.Take(doc.Meta, requestHomes, &doc.Request, func(path []string) int {
-		if n := at(path); n != nil && src != nil {
-			line, _ := lines.Position(src, yamlmeta.Offset(src, yamlStart, n))
-			return line
-		}
-		return 0
-	})
-	doc.Meta = rest
-	if len(rest) == 0 {
+	kept := homes.TakeFrontMatter(format, doc, src, root, yamlStart, requestHomes)
+	if len(doc.Meta) == 0 {
 		doc.Meta = nil
-	}
-	for _, p := range problems {
-		off := yamlStart
-		if n := at(p.Path); n != nil && src != nil {
-			off = yamlmeta.Offset(src, yamlStart, n)
-		}
-		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, off, "front matter: %s is not read as the request's %s: %v (it stays in the front matter)",
-			strings.Join(p.Path, "."), p.Field, p.Err))
 	}
 	return kept
 }

@@ -5,12 +5,8 @@ import (
 	"fmt"
 
 	"github.com/promptfmt/promptfmt"
-	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/homes"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
-	"github.com/promptfmt/promptfmt/internal/lines"
-	"github.com/promptfmt/promptfmt/internal/yamlmeta"
-	"go.yaml.in/yaml/v3"
 )
 
 // requestHomes are where a .prompty file's front matter keeps the
@@ -167,43 +163,13 @@ func writeOutputs(v any) (any, error) {
 	return props, nil
 }
 
-// takeRequest moves the front matter's settings into doc.Request, each at
-// the line of its key; a value the Request cannot hold stays, with a
-// warning there.
+// takeRequest moves the front matter's settings into doc.Request (see
+// homes.TakeFrontMatter).
 func takeRequest(doc *promptfmt.Document, src []byte, fm frontMatter) *homes.Kept {
 	if len(doc.Meta) == 0 {
 		return nil
 	}
-	root := fm.node.Content[0]
-	at := func(path []string) *yaml.Node { return yamlmeta.KeyNode(root, path) }
-	rest, kept, problems := homes.Take(doc.Meta, requestHomes, &doc.Request, func(path []string) int {
-		if n := at(path); n != nil {
-			line, _ := lines.Position(src, yamlmeta.Offset(src, fm.yamlStart, n))
-			return line
-		}
-		return 0
-	})
-	doc.Meta = rest
-	for _, p := range problems {
-		off := fm.yamlStart
-		if n := at(p.Path); n != nil {
-			off = yamlmeta.Offset(src, fm.yamlStart, n)
-		}
-		doc.Warnings = append(doc.Warnings, diag.Warnf(format, src, off, "front matter: %s is not read as the request's %s: %v (it stays in the front matter)",
-			pathString(p.Path), p.Field, p.Err))
-	}
-	return kept
-}
-
-func pathString(path []string) string {
-	s := ""
-	for i, k := range path {
-		if i > 0 {
-			s += "."
-		}
-		s += k
-	}
-	return s
+	return homes.TakeFrontMatter(format, doc, src, fm.node.Content[0], fm.yamlStart, requestHomes)
 }
 
 // putRequest is doc's Meta with its Request put back into the front

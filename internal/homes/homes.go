@@ -33,6 +33,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
@@ -294,7 +295,7 @@ func Put(format string, meta map[string]any, r *promptfmt.Request, homes []Home,
 		if key := tries[0].h.Path[0]; !placed && !refused && !blocked[key] {
 			blocked[key] = true
 			errs = append(errs, &promptfmt.UnsupportedError{Format: format, Index: -1, Thing: promptfmt.ThingMeta, Key: key,
-				What: fmt.Sprintf("metadata %q is where the request's %s goes (%s)", key, field, pathString(tries[0].h.Path))})
+				What: fmt.Sprintf("metadata %q is where the request's %s goes (%s)", key, field, strings.Join(tries[0].h.Path, "."))})
 		}
 	}
 	return out, append(errs, check(format, meta, out, r, written, homes, blocked)...)
@@ -355,17 +356,6 @@ func write(h Home, v any) (any, error) {
 // under reports whether path goes through prefix (and further).
 func under(path, prefix []string) bool {
 	return len(path) > len(prefix) && slices.Equal(path[:len(prefix)], prefix)
-}
-
-func pathString(path []string) string {
-	s := ""
-	for i, k := range path {
-		if i > 0 {
-			s += "."
-		}
-		s += k
-	}
-	return s
 }
 
 // refusal refuses field for err, a Write error.
