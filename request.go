@@ -122,32 +122,7 @@ func (r *Request) Clear(name string) bool {
 	if !slices.Contains(r.Fields(), name) {
 		return false
 	}
-	switch name {
-	case FieldModel:
-		r.Model = ""
-	case FieldTemperature:
-		r.Temperature = nil
-	case FieldTopP:
-		r.TopP = nil
-	case FieldTopK:
-		r.TopK = nil
-	case FieldMaxTokens:
-		r.MaxTokens = nil
-	case FieldStop:
-		r.Stop = nil
-	case FieldSeed:
-		r.Seed = nil
-	case FieldFrequencyPenalty:
-		r.FrequencyPenalty = nil
-	case FieldPresencePenalty:
-		r.PresencePenalty = nil
-	case FieldTools:
-		r.Tools = nil
-	case FieldToolChoice:
-		r.ToolChoice = nil
-	case FieldOutput:
-		r.Output = nil
-	}
+	r.copyField(Request{}, name)
 	delete(r.Lines, name)
 	return true
 }

@@ -335,32 +335,12 @@ func output(v any) (*promptfmt.Output, error) {
 // Only returns a request that sets field as r does and nothing else
 // (sharing r's values).
 func Only(r *promptfmt.Request, field string) promptfmt.Request {
-	var o promptfmt.Request
-	switch field {
-	case promptfmt.FieldModel:
-		o.Model = r.Model
-	case promptfmt.FieldTemperature:
-		o.Temperature = r.Temperature
-	case promptfmt.FieldTopP:
-		o.TopP = r.TopP
-	case promptfmt.FieldTopK:
-		o.TopK = r.TopK
-	case promptfmt.FieldMaxTokens:
-		o.MaxTokens = r.MaxTokens
-	case promptfmt.FieldStop:
-		o.Stop = r.Stop
-	case promptfmt.FieldSeed:
-		o.Seed = r.Seed
-	case promptfmt.FieldFrequencyPenalty:
-		o.FrequencyPenalty = r.FrequencyPenalty
-	case promptfmt.FieldPresencePenalty:
-		o.PresencePenalty = r.PresencePenalty
-	case promptfmt.FieldTools:
-		o.Tools = r.Tools
-	case promptfmt.FieldToolChoice:
-		o.ToolChoice = r.ToolChoice
-	case promptfmt.FieldOutput:
-		o.Output = r.Output
+	o := *r
+	o.Lines = nil
+	for _, f := range o.Fields() {
+		if f != field {
+			o.Clear(f)
+		}
 	}
 	return o
 }
