@@ -29,15 +29,15 @@ var recorderKey = parser.NewContextKey()
 // wrapped lists the default block parsers that need more than openWrap,
 // by type; recordingParsers reports those it did not find.
 var wrapped = map[string]func(parser.BlockParser) parser.BlockParser{
-	"*parser.paragraphParser":       func(bp parser.BlockParser) parser.BlockParser { return &paragraphWrap{bp} },
-	"*parser.atxHeadingParser":      func(bp parser.BlockParser) parser.BlockParser { return &atxWrap{bp} },
-	"*parser.setextHeadingParser":   func(bp parser.BlockParser) parser.BlockParser { return &setextWrap{bp} },
-	"*parser.fencedCodeBlockParser": func(bp parser.BlockParser) parser.BlockParser { return &fenceWrap{bp} },
-	"*parser.codeBlockParser":       func(bp parser.BlockParser) parser.BlockParser { return &literalWrap{bp} },
-	"*parser.htmlBlockParser":       func(bp parser.BlockParser) parser.BlockParser { return &htmlWrap{bp} },
-	"*parser.listParser":            func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{bp} },
-	"*parser.listItemParser":        func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{bp} },
-	"*parser.blockquoteParser":      func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{bp} },
+	"*parser.paragraphParser":       func(bp parser.BlockParser) parser.BlockParser { return &paragraphWrap{stopping{bp}} },
+	"*parser.atxHeadingParser":      func(bp parser.BlockParser) parser.BlockParser { return &atxWrap{stopping{bp}} },
+	"*parser.setextHeadingParser":   func(bp parser.BlockParser) parser.BlockParser { return &setextWrap{stopping{bp}} },
+	"*parser.fencedCodeBlockParser": func(bp parser.BlockParser) parser.BlockParser { return &fenceWrap{stopping{bp}} },
+	"*parser.codeBlockParser":       func(bp parser.BlockParser) parser.BlockParser { return &literalWrap{stopping{bp}} },
+	"*parser.htmlBlockParser":       func(bp parser.BlockParser) parser.BlockParser { return &htmlWrap{stopping{bp}} },
+	"*parser.listParser":            func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{stopping{bp}} },
+	"*parser.listItemParser":        func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{stopping{bp}} },
+	"*parser.blockquoteParser":      func(bp parser.BlockParser) parser.BlockParser { return &containerWrap{stopping{bp}} },
 }
 
 // recordingParsers wraps goldmark's default block parsers, with their
@@ -49,7 +49,7 @@ var recordingParsers, missing = func() ([]util.PrioritizedValue, []string) {
 	for i, v := range out {
 		bp := v.Value.(parser.BlockParser)
 		name := fmt.Sprintf("%T", bp)
-		w := parser.BlockParser(&openWrap{bp})
+		w := parser.BlockParser(&openWrap{stopping{bp}})
 		if wrap, ok := wrapped[name]; ok {
 			w, found[name] = wrap(bp), true
 		}
@@ -127,7 +127,7 @@ func open(bp parser.BlockParser, literal bool, parent ast.Node, reader text.Read
 	return node, state, r, line
 }
 
-type openWrap struct{ parser.BlockParser }
+type openWrap struct{ stopping }
 
 func (w *openWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	node, state, _, _ := open(w.BlockParser, false, parent, reader, pc)
@@ -146,7 +146,7 @@ func lineAt(src []byte, off int) (string, int) {
 	return string(src[start:end]), start
 }
 
-type literalWrap struct{ parser.BlockParser }
+type literalWrap struct{ stopping }
 
 func (w *literalWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	node, state, _, _ := open(w.BlockParser, true, parent, reader, pc)
@@ -155,7 +155,7 @@ func (w *literalWrap) Open(parent ast.Node, reader text.Reader, pc parser.Contex
 
 // fenceWrap also tracks the top-level fence open now: goldmark's Continue
 // returns Close, without Continue, only at the closing fence.
-type fenceWrap struct{ parser.BlockParser }
+type fenceWrap struct{ stopping }
 
 func (w *fenceWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	if r := recorderOf(pc); r != nil && r.escaping && parent.Kind() == ast.KindDocument {
@@ -189,7 +189,7 @@ func (w *fenceWrap) Continue(node ast.Node, reader text.Reader, pc parser.Contex
 
 // htmlWrap, for the escaper, refuses an HTML block that ends at a marker
 // ("-->") it never finds.
-type htmlWrap struct{ parser.BlockParser }
+type htmlWrap struct{ stopping }
 
 func (w *htmlWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	r := recorderOf(pc)
@@ -248,7 +248,7 @@ func closesOn(t ast.HTMLBlockType, line []byte) bool {
 	return false
 }
 
-type atxWrap struct{ parser.BlockParser }
+type atxWrap struct{ stopping }
 
 func (w *atxWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	if r := recorderOf(pc); r != nil && r.escaping {
@@ -266,8 +266,7 @@ func (w *atxWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (
 }
 
 func (w *atxWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
+	w.stopping.Close(node, reader, pc)
 	if recorderOf(pc) != nil {
 		node.Lines().Clear()
 	}
@@ -275,7 +274,7 @@ func (w *atxWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
 
 // paragraphWrap empties a closed paragraph, unless a setext heading is
 // taking it over (goldmark reads its lines when it closes the heading).
-type paragraphWrap struct{ parser.BlockParser }
+type paragraphWrap struct{ stopping }
 
 func (w *paragraphWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	node, state, _, _ := open(w.BlockParser, false, parent, reader, pc)
@@ -283,14 +282,13 @@ func (w *paragraphWrap) Open(parent ast.Node, reader text.Reader, pc parser.Cont
 }
 
 func (w *paragraphWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
+	w.stopping.Close(node, reader, pc)
 	if r := recorderOf(pc); r != nil && node != r.keep {
 		node.Lines().Clear()
 	}
 }
 
-type setextWrap struct{ parser.BlockParser }
+type setextWrap struct{ stopping }
 
 func (w *setextWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
 	last := pc.LastOpenedBlock().Node
@@ -302,14 +300,22 @@ func (w *setextWrap) Open(parent ast.Node, reader text.Reader, pc parser.Context
 }
 
 func (w *setextWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
+	w.stopping.Close(node, reader, pc)
 	if r := recorderOf(pc); r != nil {
 		r.keep = nil
 		if node.Parent() != nil {
 			node.Lines().Clear() // the paragraph's lines, now the heading's
 		}
 	}
+}
+
+// stopping is a wrapped block parser whose Close first ends goldmark's
+// parse when it is at the end (see stopAtEnd): every wrap embeds it.
+type stopping struct{ parser.BlockParser }
+
+func (w *stopping) Close(node ast.Node, reader text.Reader, pc parser.Context) {
+	stopAtEnd(reader, pc)
+	w.BlockParser.Close(node, reader, pc)
 }
 
 // endOfBlocks is what stopAtEnd panics with, and readPart recovers.
@@ -328,31 +334,6 @@ func stopAtEnd(reader text.Reader, pc parser.Context) {
 	}
 }
 
-func (w *openWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
-}
-
-func (w *literalWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
-}
-
-func (w *fenceWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
-}
-
-func (w *htmlWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
-}
-
-func (w *containerWrap) Close(node ast.Node, reader text.Reader, pc parser.Context) {
-	stopAtEnd(reader, pc)
-	w.BlockParser.Close(node, reader, pc)
-}
-
 // MaxNesting is how many block quotes and list items may be open at once,
 // whether their markers start one line or indentation nests them across
 // lines. goldmark continues every open block on every line, looking at the
@@ -364,7 +345,7 @@ const MaxNesting = 100
 // containerWrap refuses a block quote, list or list item that would open
 // more than MaxNesting containers: it stops goldmark (see structure) at once. It
 // counts the work of continuing the containers, for the tests.
-type containerWrap struct{ parser.BlockParser }
+type containerWrap struct{ stopping }
 
 // tooDeep is what containerWrap panics with, and structure recovers: the
 // offset of the marker that opened one container too many.
