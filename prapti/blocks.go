@@ -10,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // blocks is goldmark's CommonMark block parser with its default block
@@ -411,13 +413,7 @@ func structure(src []byte) (r *recorder, deep int, ok bool) {
 	plain := true // the stretch's lines so far are plain
 	line := 1
 	for off := 0; off < len(src); line++ {
-		end := bytes.IndexByte(src[off:], '\n')
-		next := off + end + 1
-		if end < 0 {
-			end, next = len(src), len(src)
-		} else {
-			end += off
-		}
+		end, next := lines.LineLFBytes(src, off)
 		l := src[off:end]
 		off = next
 		if !bytes.HasPrefix(l, []byte("### ")) {
@@ -642,12 +638,7 @@ func (r *recorder) lookahead(src []byte) *lookahead {
 func newLookahead(src []byte) *lookahead {
 	l := &lookahead{src: src}
 	for off := 0; off < len(src); {
-		end := bytes.IndexByte(src[off:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += off
-		}
+		end, _ := lines.LineLFBytes(src, off)
 		line := src[off:end]
 		w, pos := util.IndentWidth(line, 0)
 		if w < 4 && pos < len(line) && (line[pos] == '`' || line[pos] == '~') {

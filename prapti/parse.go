@@ -133,13 +133,7 @@ func (p *parse) run() {
 	n := 0
 	for off := 0; off < len(str); {
 		n++
-		end := strings.IndexByte(str[off:], '\n')
-		next := off + end + 1
-		if end < 0 {
-			end, next = len(str), len(str)
-		} else {
-			end += off
-		}
+		end, next := lines.LineLF(str, off)
 		for len(literal) > 0 && literal[0].end <= n {
 			literal = literal[1:]
 		}

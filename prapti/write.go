@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // Write writes doc in the canonical layout, the one upstream uses when it
@@ -207,18 +208,10 @@ func streamable(doc *promptfmt.Document) bool {
 		if !ordinary(t) {
 			return false
 		}
-		for off := 0; off < len(t); {
-			end := strings.IndexByte(t[off:], '\n')
-			next := off + end + 1
-			if end < 0 {
-				end, next = len(t), len(t)
-			} else {
-				end += off
-			}
-			if !proseLine(t[off:end]) {
+		for off, end, next := 0, 0, 0; off < len(t); off = next {
+			if end, next = lines.LineLF(t, off); !proseLine(t[off:end]) {
 				return false
 			}
-			off = next
 		}
 	}
 	return true
@@ -340,41 +333,36 @@ type bodyLine struct {
 func messageBody(t string, configs []ConfigLine, layout int) (body string, configsOK, openEnd, escapedOpener bool) {
 	configs = slices.Clone(configs)
 	slices.SortStableFunc(configs, func(a, b ConfigLine) int { return a.Offset - b.Offset })
-	var lines []bodyLine
+	var rows []bodyLine
 	emit := func(off int) {
 		for len(configs) > 0 && configs[0].Offset <= off {
-			lines = append(lines, bodyLine{s: configs[0].Source})
+			rows = append(rows, bodyLine{s: configs[0].Source})
 			configs = configs[1:]
 		}
 	}
 	first := true
 	for off := 0; off < len(t); {
 		emit(off)
-		if first && layout&blankAfterLeading != 0 && len(lines) > 0 {
-			lines = append(lines, bodyLine{})
+		if first && layout&blankAfterLeading != 0 && len(rows) > 0 {
+			rows = append(rows, bodyLine{})
 		}
-		end := strings.IndexByte(t[off:], '\n')
-		if end < 0 {
-			end = len(t)
-		} else {
-			end += off
-		}
+		end, _ := lines.LineLF(t, off)
 		line := t[off:end]
 		if first && layout&indentFirst != 0 {
 			line = "    " + line
 		}
 		first = false
-		lines = append(lines, bodyLine{s: line, text: true})
+		rows = append(rows, bodyLine{s: line, text: true})
 		off = end + 1
 	}
 	if t != "" && layout&blankBeforeTrailing != 0 && len(configs) > 0 {
-		lines = append(lines, bodyLine{})
+		rows = append(rows, bodyLine{})
 	}
 	emit(len(t))
 
 	render := func() string {
 		var b strings.Builder
-		for i, l := range lines {
+		for i, l := range rows {
 			if i > 0 {
 				b.WriteByte('\n')
 			}
@@ -387,8 +375,8 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		}
 		return b.String()
 	}
-	if !mayOpenLiteral(t) && markers(t) < MaxNesting && !slices.ContainsFunc(lines, func(l bodyLine) bool { return !l.text && mayBeCode(l.s) || l.text && needsEscape(l.s) }) {
-		// Without fences or HTML there is no block to escape lines in
+	if !mayOpenLiteral(t) && markers(t) < MaxNesting && !slices.ContainsFunc(rows, func(l bodyLine) bool { return !l.text && mayBeCode(l.s) || l.text && needsEscape(l.s) }) {
+		// Without fences or HTML there is no block to escape rows in
 		// or to swallow what follows, and no line to escape; with no
 		// more block markers than blocks may nest, none nests too deep.
 		// A configuration line is in no code block unless indented in a
@@ -406,7 +394,7 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 		literal, refused := rec.literal, rec.refused
 		changed := false
 		configsOK, openEnd = true, len(literal) > 0 && literal[len(literal)-1].end == toEnd
-		for i := range lines {
+		for i := range rows {
 			n := i + 1
 			for len(literal) > 0 && literal[0].end <= n {
 				literal = literal[1:]
@@ -415,7 +403,7 @@ func messageBody(t string, configs []ConfigLine, layout int) (body string, confi
 				refused = refused[1:]
 			}
 			inLiteral := len(literal) > 0 && literal[0].start <= n
-			l := &lines[i]
+			l := &rows[i]
 			if !l.text {
 				configsOK = configsOK && !(inLiteral && l.s != "")
 				continue

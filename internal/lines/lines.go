@@ -86,6 +86,24 @@ func First(s string) string {
 	return s
 }
 
+// LineLF returns the end of the line of s that starts at off (its LF, or
+// the end of s) and where the next line starts, for text whose lines end
+// at LF alone: a loop over lines is for off := 0; off < len(s); off = next.
+func LineLF(s string, off int) (end, next int) {
+	if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+		return off + i, off + i + 1
+	}
+	return len(s), len(s)
+}
+
+// LineLFBytes is LineLF for bytes.
+func LineLFBytes(b []byte, off int) (end, next int) {
+	if i := bytes.IndexByte(b[off:], '\n'); i >= 0 {
+		return off + i, off + i + 1
+	}
+	return len(b), len(b)
+}
+
 // IsBlank reports the blanks that may pad a line's tokens: ASCII white
 // space other than line breaks (space, tab, VT, FF).
 func IsBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\f' || c == '\v' }

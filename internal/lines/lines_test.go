@@ -1,6 +1,7 @@
 package lines
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -131,6 +132,27 @@ func TestCounter(t *testing.T) {
 			if l1 != l2 || c1 != c2 {
 				t.Errorf("%q at %d: Counter %d:%d, Position %d:%d", src, off, l2, c2, l1, c1)
 			}
+		}
+	}
+}
+
+func TestLineLF(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want []string
+	}{{"", nil}, {"a", []string{"a"}}, {"a\n", []string{"a"}}, {"a\n\nb\r", []string{"a", "", "b\r"}}, {"\n", []string{""}}} {
+		var got, gotBytes []string
+		for off, end, next := 0, 0, 0; off < len(tc.s); off = next {
+			end, next = LineLF(tc.s, off)
+			got = append(got, tc.s[off:end])
+			e2, n2 := LineLFBytes([]byte(tc.s), off)
+			gotBytes = append(gotBytes, tc.s[off:e2])
+			if n2 != next {
+				t.Fatalf("%q at %d: LineLFBytes next %d, LineLF %d", tc.s, off, n2, next)
+			}
+		}
+		if !slices.Equal(got, tc.want) || !slices.Equal(gotBytes, tc.want) {
+			t.Errorf("%q: lines %q and %q, want %q", tc.s, got, gotBytes, tc.want)
 		}
 	}
 }
