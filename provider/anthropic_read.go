@@ -52,17 +52,6 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 		case "model":
 			req.Model, _ = r.str(v, "model")
 			field = promptfmt.FieldModel
-		case "max_tokens":
-			req.MaxTokens, field = r.integer(v, m.Key), promptfmt.FieldMaxTokens
-		case "temperature":
-			req.Temperature, field = r.float(v, m.Key), promptfmt.FieldTemperature
-		case "top_p":
-			req.TopP, field = r.float(v, m.Key), promptfmt.FieldTopP
-		case "top_k":
-			req.TopK, field = r.integer(v, m.Key), promptfmt.FieldTopK
-		case "stop_sequences":
-			req.Stop, _ = r.strings(v, m.Key)
-			field = promptfmt.FieldStop
 		case "tools":
 			tools, ok := anthropicTools(v)
 			if !ok {
@@ -83,8 +72,11 @@ func readAnthropic(r *reader, root *jsontree.Value) {
 			}
 			field = promptfmt.FieldOutput
 		default:
-			r.keep(m, lay)
-			continue
+			if field = anthropicSettings[m.Key]; field == "" {
+				r.keep(m, lay)
+				continue
+			}
+			r.setting(req, field, v, m.Key)
 		}
 		r.setLine(field, m.KeyOff)
 	}

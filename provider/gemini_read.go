@@ -192,23 +192,6 @@ func (r *reader) geminiGeneration(m *jsontree.Member, lay *layout) {
 		}
 		field := ""
 		switch name {
-		case "temperature":
-			req.Temperature, field = r.float(&c.Value, c.Key), promptfmt.FieldTemperature
-		case "topP":
-			req.TopP, field = r.float(&c.Value, c.Key), promptfmt.FieldTopP
-		case "topK":
-			req.TopK, field = r.integer(&c.Value, c.Key), promptfmt.FieldTopK
-		case "maxOutputTokens":
-			req.MaxTokens, field = r.integer(&c.Value, c.Key), promptfmt.FieldMaxTokens
-		case "stopSequences":
-			req.Stop, _ = r.strings(&c.Value, c.Key)
-			field = promptfmt.FieldStop
-		case "seed":
-			req.Seed, field = r.integer(&c.Value, c.Key), promptfmt.FieldSeed
-		case "presencePenalty":
-			req.PresencePenalty, field = r.float(&c.Value, c.Key), promptfmt.FieldPresencePenalty
-		case "frequencyPenalty":
-			req.FrequencyPenalty, field = r.float(&c.Value, c.Key), promptfmt.FieldFrequencyPenalty
 		case "responseMimeType":
 			mime = c
 			continue
@@ -219,7 +202,10 @@ func (r *reader) geminiGeneration(m *jsontree.Member, lay *layout) {
 			jsonSchema = c
 			continue
 		default:
-			continue
+			if field = geminiSettings[name]; field == "" {
+				continue
+			}
+			r.setting(req, field, &c.Value, c.Key)
 		}
 		held = append(held, c.Key)
 		r.setLine(field, c.KeyOff)

@@ -50,10 +50,6 @@ func readOpenAI(r *reader, root *jsontree.Value) {
 		case "model":
 			req.Model, _ = r.str(v, "model")
 			field = promptfmt.FieldModel
-		case "temperature":
-			req.Temperature, field = r.float(v, "temperature"), promptfmt.FieldTemperature
-		case "top_p":
-			req.TopP, field = r.float(v, "top_p"), promptfmt.FieldTopP
 		case "max_completion_tokens", "max_tokens":
 			if lay.maxTokens != "" {
 				r.errorAt(m.KeyOff, "both max_tokens and max_completion_tokens (give one)")
@@ -64,12 +60,6 @@ func readOpenAI(r *reader, root *jsontree.Value) {
 		case "stop":
 			req.Stop, lay.stopString = r.stop(v)
 			field = promptfmt.FieldStop
-		case "seed":
-			req.Seed, field = r.integer(v, "seed"), promptfmt.FieldSeed
-		case "frequency_penalty":
-			req.FrequencyPenalty, field = r.float(v, m.Key), promptfmt.FieldFrequencyPenalty
-		case "presence_penalty":
-			req.PresencePenalty, field = r.float(v, m.Key), promptfmt.FieldPresencePenalty
 		case "tools":
 			tools, ok := r.openAITools(v)
 			if !ok {
@@ -92,8 +82,11 @@ func readOpenAI(r *reader, root *jsontree.Value) {
 			}
 			req.Output, field = out, promptfmt.FieldOutput
 		default:
-			r.keep(m, lay)
-			continue
+			if field = openAISettings[m.Key]; field == "" {
+				r.keep(m, lay)
+				continue
+			}
+			r.setting(req, field, v, m.Key)
 		}
 		if field != "" {
 			r.setLine(field, m.KeyOff)

@@ -128,6 +128,43 @@ func (r *reader) float(v *jsontree.Value, what string) *float64 {
 	return &f
 }
 
+// The members of each body that are Request settings read as they are
+// (see reader.setting); the others each have a case of their own.
+var (
+	openAISettings = map[string]string{"temperature": promptfmt.FieldTemperature, "top_p": promptfmt.FieldTopP,
+		"seed": promptfmt.FieldSeed, "frequency_penalty": promptfmt.FieldFrequencyPenalty, "presence_penalty": promptfmt.FieldPresencePenalty}
+	anthropicSettings = map[string]string{"max_tokens": promptfmt.FieldMaxTokens, "temperature": promptfmt.FieldTemperature,
+		"top_p": promptfmt.FieldTopP, "top_k": promptfmt.FieldTopK, "stop_sequences": promptfmt.FieldStop}
+	responsesSettings = map[string]string{"temperature": promptfmt.FieldTemperature, "top_p": promptfmt.FieldTopP,
+		"max_output_tokens": promptfmt.FieldMaxTokens}
+	geminiSettings = map[string]string{"temperature": promptfmt.FieldTemperature, "topP": promptfmt.FieldTopP,
+		"topK": promptfmt.FieldTopK, "maxOutputTokens": promptfmt.FieldMaxTokens, "stopSequences": promptfmt.FieldStop,
+		"seed": promptfmt.FieldSeed, "presencePenalty": promptfmt.FieldPresencePenalty, "frequencyPenalty": promptfmt.FieldFrequencyPenalty}
+)
+
+// setting reads v, the member key, into req's numeric or stop field
+// field (a provider's settings table names it).
+func (r *reader) setting(req *promptfmt.Request, field string, v *jsontree.Value, key string) {
+	switch field {
+	case promptfmt.FieldTemperature:
+		req.Temperature = r.float(v, key)
+	case promptfmt.FieldTopP:
+		req.TopP = r.float(v, key)
+	case promptfmt.FieldFrequencyPenalty:
+		req.FrequencyPenalty = r.float(v, key)
+	case promptfmt.FieldPresencePenalty:
+		req.PresencePenalty = r.float(v, key)
+	case promptfmt.FieldTopK:
+		req.TopK = r.integer(v, key)
+	case promptfmt.FieldMaxTokens:
+		req.MaxTokens = r.integer(v, key)
+	case promptfmt.FieldSeed:
+		req.Seed = r.integer(v, key)
+	case promptfmt.FieldStop:
+		req.Stop, _ = r.strings(v, key)
+	}
+}
+
 // integer reads an integer field into *int64.
 func (r *reader) integer(v *jsontree.Value, what string) *int64 {
 	if !r.is(v, jsontree.Number, what) {

@@ -50,12 +50,6 @@ func readResponses(r *reader, root *jsontree.Value) {
 		case "model":
 			req.Model, _ = r.str(v, "model")
 			field = promptfmt.FieldModel
-		case "temperature":
-			req.Temperature, field = r.float(v, m.Key), promptfmt.FieldTemperature
-		case "top_p":
-			req.TopP, field = r.float(v, m.Key), promptfmt.FieldTopP
-		case "max_output_tokens":
-			req.MaxTokens, field = r.integer(v, m.Key), promptfmt.FieldMaxTokens
 		case "tools":
 			tools, loose, ok := responsesTools(v)
 			if !ok {
@@ -78,8 +72,11 @@ func readResponses(r *reader, root *jsontree.Value) {
 			}
 			req.Output, field = out, promptfmt.FieldOutput
 		default:
-			r.keep(m, lay)
-			continue
+			if field = responsesSettings[m.Key]; field == "" {
+				r.keep(m, lay)
+				continue
+			}
+			r.setting(req, field, v, m.Key)
 		}
 		r.setLine(field, m.KeyOff)
 	}
