@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -141,6 +140,28 @@ func (c *cli) convertDataset(j datasetJob) (status int, ok bool) {
 	return c.split(src, j), true
 }
 
+// datasetInput is a dataset file open to stream: its records' reader,
+// the name errors show, the bytes read so far (for a progress bar) and
+// its size (0 when it is not a regular file).
+type datasetInput struct {
+	*provider.Reader
+	display string
+	count   *countingReader
+	size    int64
+}
+
+// openDataset opens name, a file or "-", to read d's records; closeFn ends
+// it.
+func (c *cli) openDataset(d *provider.Dataset, name string) (in *datasetInput, closeFn func(), err error) {
+	display := (&input{name: name}).display()
+	r, size, closeFn, err := c.openInput(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	count := &countingReader{r: r}
+	return &datasetInput{Reader: d.NewReader(count, promptfmt.File(display)), display: display, count: count, size: size}, closeFn, nil
+}
+
 // openInput opens a file to stream, or standard input for "-"; size is
 // its size when it is a regular file, else 0.
 func (c *cli) openInput(name string) (r io.Reader, size int64, closeFn func(), err error) {
@@ -221,17 +242,14 @@ func (c *cli) split(d *provider.Dataset, j datasetJob) int {
 	if err := os.MkdirAll(j.out, 0o755); err != nil {
 		return c.fail(err)
 	}
-	name := j.args[0]
-	display := (&input{name: name}).display()
-	in, size, closeIn, err := c.openInput(name)
+	r, closeIn, err := c.openDataset(d, j.args[0])
 	if err != nil {
 		return c.fail(err)
 	}
 	defer closeIn()
-	count := &countingReader{r: in}
-	r := d.NewReader(count, promptfmt.File(display))
+	display, count := r.display, r.count
 	files := &names{ext: target.ext}
-	bar := c.startProgress(size, "bytes")
+	bar := c.startProgress(r.size, "bytes")
 	defer bar.stop(c)
 	pool := c.newFilePool(j.force)
 	var s runStats
@@ -342,7 +360,7 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 	if j.out != "" {
 		var err error
 		if file, err = atomicfile.Create(j.out, atomicfile.Options{Perm: 0o644, Force: j.force}); err != nil {
-			return c.writeError(j.out, err)
+			return c.fileError(j.out, err)
 		}
 		defer file.Close() // dropped unless committed
 		sink = file
@@ -389,7 +407,7 @@ func (c *cli) gather(t *provider.Dataset, j datasetJob) int {
 		unwritten = j.out + " is not written"
 		if !g.s.stopped {
 			if err := file.Commit(); err != nil {
-				return c.writeError(j.out, err)
+				return c.fileError(j.out, err)
 			}
 		}
 	}
@@ -504,15 +522,13 @@ func (g *gathering) readFiles(i int) {
 // ends the command when reading fails, else exitOK.
 func (g *gathering) stream(i int) int {
 	c, gr := g.c, g.groups[i]
-	display := (&input{name: gr.name}).display()
-	in, _, closeIn, err := c.openInput(gr.name)
+	r, closeIn, err := c.openDataset(gr.d, gr.name)
 	if err != nil {
 		g.bar.stop(c)
 		return c.fail(err)
 	}
 	defer closeIn()
-	count := &countingReader{r: in}
-	r := gr.d.NewReader(count, promptfmt.File(display))
+	display, count := r.display, r.count
 	for !g.s.stopped {
 		rec, err := r.Read()
 		if err == io.EOF {
@@ -552,32 +568,16 @@ func (g *gathering) stream(i int) int {
 	return exitOK
 }
 
-// writeError reports a failure to write the file name as writeFile does.
-func (c *cli) writeError(name string, err error) int {
-	var we *atomicfile.Error
-	if !errors.As(err, &we) {
-		return c.fail(err)
-	}
-	msg := we.Reason()
-	if we.Forcible() {
-		msg += " (use --force)"
-	}
-	c.emit(&input{name: name}, diagnostic{Severity: "error", Message: msg})
-	return exitInvalid
-}
-
 // checkDataset reads every record of a dataset and reports each problem,
 // warnings as errors, as check does for files; then a summary line.
 func (c *cli) checkDataset(d *provider.Dataset, name string) int {
-	display := (&input{name: name}).display()
-	in, size, closeIn, err := c.openInput(name)
+	r, closeIn, err := c.openDataset(d, name)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer closeIn()
-	count := &countingReader{r: in}
-	r := d.NewReader(count, promptfmt.File(display))
-	bar := c.startProgress(size, "bytes")
+	display, count := r.display, r.count
+	bar := c.startProgress(r.size, "bytes")
 	defer bar.stop(c)
 	var s runStats
 	for {
@@ -617,13 +617,12 @@ func (c *cli) checkDataset(d *provider.Dataset, name string) int {
 // Decision: a record that does not read stops it, and the array is left
 // open, so that what was printed does not parse as the whole answer.
 func (c *cli) messagesDataset(d *provider.Dataset, name string) int {
-	display := (&input{name: name}).display()
-	in, _, closeIn, err := c.openInput(name)
+	r, closeIn, err := c.openDataset(d, name)
 	if err != nil {
 		return c.fail(err)
 	}
 	defer closeIn()
-	r := d.NewReader(in, promptfmt.File(display))
+	display := r.display
 	out := bufio.NewWriterSize(c.stdout, 64<<10)
 	defer out.Flush()
 	out.WriteString("[")
