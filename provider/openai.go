@@ -62,17 +62,7 @@ func (c openAIContentValue) AppendJSON(b []byte) ([]byte, error) {
 	if c.Parts == nil {
 		return jsonvalue.AppendString(b, c.Text), nil
 	}
-	b = append(b, '[')
-	for i, p := range c.Parts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		var err error
-		if b, err = p.AppendJSON(b); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, ']'), nil
+	return list[openAIPart](c.Parts).AppendJSON(b)
 }
 
 // openAIPart is one content part; Type says which of the other fields is
