@@ -53,21 +53,8 @@ func parseMarkerIn(line string, sent *sentinels) (m marker, ok bool, bad string)
 	if end == 0 || line[end-1] != ':' {
 		return m, false, ""
 	}
-	i := 0
-	for i < end && isBlank(line[i]) {
-		i++
-	}
-	m.col = i
-	if i < end && line[i] == '#' {
-		i++
-		for i < end && isBlank(line[i]) {
-			i++
-		}
-	}
-	start := i
-	for i < end && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
-		i++
-	}
+	col, start, i := roleWord(line, end)
+	m.col = col
 	if m.role = roleOf(line[start:i]); m.role == "" {
 		return m, false, ""
 	}
@@ -90,29 +77,37 @@ func parseMarkerIn(line string, sent *sentinels) (m marker, ok bool, bad string)
 	return m, true, ""
 }
 
-// mayName reports whether the first word of line (after blanks and a
-// '#') is a role: what parseMarkerIn asks of a line before it can be a
-// boundary or a warning. It reads the
-// bytes the line search has just read, not the copy of them that texts
-// are cut from, which has left the cache by then.
-func mayName(line []byte) bool {
+// roleWord finds, in line[:end], the word a boundary names its role with:
+// the letters after blanks and an optional '#' (and blanks). col is the
+// offset of the line's first non-blank byte; the word is line[start:stop].
+func roleWord[T string | []byte](line T, end int) (col, start, stop int) {
 	i := 0
-	for i < len(line) && isBlank(line[i]) {
+	for i < end && isBlank(line[i]) {
 		i++
 	}
-	if i < len(line) && line[i] == '#' {
+	col = i
+	if i < end && line[i] == '#' {
 		i++
-		for i < len(line) && isBlank(line[i]) {
+		for i < end && isBlank(line[i]) {
 			i++
 		}
 	}
-	start := i
-	for i < len(line) && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
+	start = i
+	for i < end && ('a' <= line[i]|0x20 && line[i]|0x20 <= 'z') {
 		i++
 	}
+	return col, start, i
+}
+
+// mayName reports whether the first word of line is a role: what
+// parseMarkerIn asks of a line before it can be a boundary or a warning.
+// It reads the bytes the line search has just read, not the copy of them
+// that texts are cut from, which has left the cache by then.
+func mayName(line []byte) bool {
+	_, start, stop := roleWord(line, len(line))
 	// No role is longer than 9 letters; the conversion of so few bytes,
 	// which do not escape, is not allocated.
-	return i-start <= 9 && roleOf(string(line[start:i])) != ""
+	return stop-start <= 9 && roleOf(string(line[start:stop])) != ""
 }
 
 // roleOf returns the role word spells, in lower case, or "": the roles a
