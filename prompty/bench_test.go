@@ -106,18 +106,7 @@ func BenchmarkPrepare(b *testing.B) {
 // (testdata/canonical/settings.prompty): the front matter's homes taken
 // into the Request and put back, the property lists compiled both ways.
 func BenchmarkSettings(b *testing.B) {
-	src := canonicalFiles(b)["settings.prompty"]
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		doc, err := Parse(src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Write(io.Discard, doc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	thisFormat.BenchReadWrite(b, canonicalFiles(b)["settings.prompty"])
 }
 
 // BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of

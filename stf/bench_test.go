@@ -43,17 +43,7 @@ func BenchmarkSettings(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		doc, err := Parse(src)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := Write(io.Discard, doc); err != nil {
-			b.Fatal(err)
-		}
-	}
+	thisFormat.BenchReadWrite(b, src)
 }
 
 // BenchmarkShapes: the line-split baseline, Parse and Write on 8 MB of

@@ -87,6 +87,22 @@ func (f Format) BenchParse(b *testing.B, src []byte) {
 	}
 }
 
+// BenchReadWrite measures f.Parse of src and f.Write of what it read,
+// as fmt does.
+func (f Format) BenchReadWrite(b *testing.B, src []byte) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := f.Parse(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Write(io.Discard, doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchWrite measures f.Write of doc (the shared conversation when nil).
 func (f Format) BenchWrite(b *testing.B, doc *promptfmt.Document) {
 	if doc == nil {
