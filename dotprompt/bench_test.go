@@ -40,27 +40,7 @@ func benchDoc() *promptfmt.Document {
 
 // BenchmarkFormat: the line-split baseline, Parse, Parse of CRLF text and
 // Write, on the shared conversation.
-func BenchmarkFormat(b *testing.B) {
-	var buf bytes.Buffer
-	if err := Write(&buf, benchDoc()); err != nil {
-		b.Fatal(err)
-	}
-	src := buf.Bytes()
-	b.Run("LineSplit", func(b *testing.B) { formattest.BenchLineSplit(b, src) })
-	b.Run("Parse", func(b *testing.B) { thisFormat.BenchParse(b, src) })
-	b.Run("ParseCRLF", func(b *testing.B) { thisFormat.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
-	b.Run("Write", func(b *testing.B) {
-		doc := benchDoc()
-		b.SetBytes(int64(len(src)))
-		b.ReportAllocs()
-		for b.Loop() {
-			buf.Reset()
-			if err := Write(&buf, doc); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
+func BenchmarkFormat(b *testing.B) { thisFormat.BenchDoc(b, benchDoc()) }
 
 // BenchmarkWriteEscaped writes text full of template syntax (1 MiB):
 // escaped, then checked by rendering the file back.

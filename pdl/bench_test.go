@@ -1,7 +1,6 @@
 package pdl
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strings"
@@ -29,27 +28,7 @@ func benchDoc() *promptfmt.Document {
 // BenchmarkFormat: the line-split baseline, Parse (a file without template
 // tags: the engine is skipped), Parse of CRLF text, and Write, on the
 // shared conversation.
-func BenchmarkFormat(b *testing.B) {
-	var buf bytes.Buffer
-	if err := Write(&buf, benchDoc()); err != nil {
-		b.Fatal(err)
-	}
-	src := buf.Bytes()
-	b.Run("LineSplit", func(b *testing.B) { formattest.BenchLineSplit(b, src) })
-	b.Run("Parse", func(b *testing.B) { thisFormat.BenchParse(b, src) })
-	b.Run("ParseCRLF", func(b *testing.B) { thisFormat.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
-	b.Run("Write", func(b *testing.B) {
-		doc := benchDoc()
-		b.SetBytes(int64(len(src)))
-		b.ReportAllocs()
-		for b.Loop() {
-			buf.Reset()
-			if err := Write(&buf, doc); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-}
+func BenchmarkFormat(b *testing.B) { thisFormat.BenchDoc(b, benchDoc()) }
 
 // BenchmarkRender is ragit's answer_query.pdl with 500 retrieved chunks of
 // the shared corpus's text: the template step and the whole Parse.

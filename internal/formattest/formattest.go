@@ -58,15 +58,6 @@ func show(doc *promptfmt.Document) string {
 // BenchSize is the size of the benchmark conversation's text.
 const BenchSize = 4 << 20
 
-// BenchInput is the shared benchmark conversation written by f.
-func (f Format) BenchInput(tb testing.TB) []byte {
-	var buf bytes.Buffer
-	if err := f.Write(&buf, corpus.Conversation(BenchSize)); err != nil {
-		tb.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // BenchLineSplit is the baseline: finding the lines of src.
 func BenchLineSplit(b *testing.B, src []byte) {
 	b.SetBytes(int64(len(src)))
@@ -125,12 +116,23 @@ func (f Format) BenchWrite(b *testing.B, doc *promptfmt.Document) {
 // Bench runs the shared benchmarks of a format as sub-benchmarks: the
 // line-split baseline, Parse, Parse of the CRLF form, and Write, all on
 // the shared conversation.
-func (f Format) Bench(b *testing.B) {
-	src := f.BenchInput(b)
+func (f Format) Bench(b *testing.B) { f.BenchDoc(b, nil) }
+
+// BenchDoc is Bench on doc, for a format that cannot hold all of the
+// shared conversation (nil: the shared conversation).
+func (f Format) BenchDoc(b *testing.B, doc *promptfmt.Document) {
+	if doc == nil {
+		doc = corpus.Conversation(BenchSize)
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf, doc); err != nil {
+		b.Fatal(err)
+	}
+	src := buf.Bytes()
 	b.Run("LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
 	b.Run("Parse", func(b *testing.B) { f.BenchParse(b, src) })
 	b.Run("ParseCRLF", func(b *testing.B) { f.BenchParse(b, bytes.ReplaceAll(src, []byte("\n"), []byte("\r\n"))) })
-	b.Run("Write", func(b *testing.B) { f.BenchWrite(b, nil) })
+	b.Run("Write", func(b *testing.B) { f.BenchWrite(b, doc) })
 }
 
 // ShapeSize is the size of the text of the short- and long-message
