@@ -34,7 +34,7 @@ func flat(src []byte) (*yaml.Node, bool) {
 		for k < len(l) && (isLetter(l[k]) || k > 0 && (isDigit(l[k]) || l[k] == '_' || l[k] == '-')) {
 			k++
 		}
-		if k == 0 || k+1 >= len(l) || l[k] != ':' || l[k+1] != ' ' {
+		if k == 0 || k > maxSimpleKey || k+1 >= len(l) || l[k] != ':' || l[k+1] != ' ' {
 			return nil, false
 		}
 		key := string(l[:k])
@@ -64,6 +64,10 @@ func flat(src []byte) (*yaml.Node, bool) {
 	}
 	return &yaml.Node{Kind: yaml.DocumentNode, Line: 1, Column: 1, Content: []*yaml.Node{top}}, true
 }
+
+// maxSimpleKey is the longest key yaml.v3 reads without a "? " before it:
+// the YAML spec's limit of 1024 characters on an implicit key.
+const maxSimpleKey = 1024
 
 // maxFlat is the most keys flat reads: it looks for a key given twice
 // among those before.

@@ -3,12 +3,13 @@ package yamlmeta
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
 
-var flatCases = []string{
+var flatCases = append([]string{
 	"prompt-id: P17\ncreated-at: \"2025-06-28T14:37:22Z\"\nsha1-hash: 3b2189c5f76e8b8d7b2e0b4f9c7e3d3a3b2189c5\n",
 	"name: stall\n",
 	"name:   two words\nmodel: gpt-4o\n",
@@ -16,7 +17,10 @@ var flatCases = []string{
 	"a: true\n", "a: yes\n", "a: Null\n", "a: no\n", "true: x\n", "a: x\na: y\n", "a: \"x\\\"y\"\n", "a: \"\"\n",
 	"a: x #c\n", "a: x\n\n", "a:\n", "a: 'q'\n", "a: x \n", "a: x  y\n", "a: ~\n", "k-1_b: v.1+2\n", "a: 2025-06-28\n",
 	"a: 18446744073709551615\n", "a: 99999999999999999999\n", "a: 1.5\n", "a: .5\n", "a: 3b\n",
-}
+},
+	// The longest key yaml.v3 reads plain, and one longer (FuzzFlat's find).
+	strings.Repeat("k", 1024)+": A\n", strings.Repeat("k", 1025)+": A\n",
+)
 
 // Wherever flat answers, it answers as yaml.v3 does: the same node.
 func checkFlat(t *testing.T, src string) {
