@@ -159,8 +159,12 @@
 // combination of items its nested {{#each}} blocks could walk (the items
 // of every list and entries of every map in the data, counted) must stay
 // within MaxSteps, else Render refuses (a k-deep nest of loops over n
-// items is n^k passes). MaxBytes does not apply; the output is checked
-// against MaxOutput after rendering.
+// items is n^k passes). MaxBytes bounds what the json helper builds in a
+// rendering, each output reckoned before it is made (the runtime's own
+// helper, which this package's replaces with the same output, builds a
+// json of a json of ... n deep in 2^n bytes, and an indent of a billion
+// a space at a time); the output is checked against MaxOutput after
+// rendering.
 //
 // # Schemas
 //

@@ -37,8 +37,9 @@ type Template struct {
 	loops int
 	tags  int64
 
-	mu sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
-	fn dp.PromptFunction
+	mu   sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
+	fn   dp.PromptFunction
+	json *jsonBudget // its json helper's, which fn calls
 }
 
 // Load reads a Dotprompt file as a template: its syntax is checked as
@@ -77,12 +78,13 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 		return nil, finish(&s, err)
 	}
-	fn, err := compile(string(runtimeSrc), partials)
+	budget := &jsonBudget{}
+	fn, err := compile(string(runtimeSrc), partials, budget)
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
 	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, loops: loops, tags: tags}, nil
+	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, json: budget, loops: loops, tags: tags}, nil
 }
 
 // named is meta with the name and variant the file's name gives, as
@@ -118,9 +120,10 @@ func named(meta map[string]any, file string) map[string]any {
 	return out
 }
 
-// compile is the runtime's Compile; the Handlebars engine reports some
-// errors by panicking, which become errors here.
-func compile(src string, partials map[string]string) (fn dp.PromptFunction, err error) {
+// compile is the runtime's Compile, with the json helper bounded by
+// budget; the Handlebars engine reports some errors by panicking, which
+// become errors here.
+func compile(src string, partials map[string]string, budget *jsonBudget) (fn dp.PromptFunction, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -130,7 +133,8 @@ func compile(src string, partials map[string]string) (fn dp.PromptFunction, err 
 	// InputSchema does, as the spec has it), and fails on a named schema
 	// it does not know: any name is an empty schema to it.
 	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
-	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema}).Compile(src, nil)
+	helpers := map[string]any{"json": budget.json} // the runtime's own yields to it
+	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema, Helpers: helpers}).Compile(src, nil)
 }
 
 // Inputs are the properties input.schema declares (a Picoschema key
@@ -186,7 +190,10 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: {{#each}} blocks nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
 		}
 	}
-	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context})
+	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
+	if errors.Is(err, errJSONBudget) {
+		return nil, finish(&s, renderError(fmt.Sprintf("the json helper would build more than %d bytes (the limit MaxBytes)", l.MaxBytes), nil))
+	}
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
@@ -310,9 +317,10 @@ func toRuntime(msgs []promptfmt.Message) ([]dp.Message, error) {
 	return out, nil
 }
 
-func (t *Template) exec(data *dp.DataArgument) (out dp.RenderedPrompt, err error) {
+func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out dp.RenderedPrompt, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.json.reset(l)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)

@@ -1,0 +1,126 @@
+package dotprompt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/mbleigh/raymond"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// errJSONBudget is the json helper's refusal, which Render reports as
+// the limit MaxBytes'.
+var errJSONBudget = errors.New("the json helper would build more bytes than the limit MaxBytes")
+
+// jsonBudget is what the json helper may still build in one rendering
+// (the Template's lock is held while it renders); unlimited when
+// MaxBytes is.
+type jsonBudget struct {
+	left      int64
+	unlimited bool
+}
+
+// reset readies b for a rendering under l.
+func (b *jsonBudget) reset(l promptfmt.TemplateLimits) {
+	b.left, b.unlimited = l.MaxBytes, l.MaxBytes <= 0
+}
+
+// json is Dotprompt's json helper ({{json value indent=2}}) as its Go
+// runtime has it (json.Marshal; with indent, MarshalIndent with that many
+// spaces, none when it is negative; "" for a value that does not
+// marshal; an indent that is not an integer fails the rendering), with
+// two bounds the runtime's lacks. Each json of a json doubles its
+// backslashes, so {{json (json (json ... x))}} writes 2^n bytes from a
+// template of 7n, and an indent of a billion writes a billion spaces for
+// each line (and the runtime builds the indent a space at a time): every
+// output, those passed on to another helper included, counts against the
+// rendering's MaxBytes (the bytes a template builds), reckoned before it
+// is made.
+func (b *jsonBudget) json(v any, options *raymond.Options) raymond.SafeString {
+	out, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	limit := b.left
+	if b.unlimited {
+		limit = math.MaxInt64
+	}
+	size := int64(len(out))
+	indent := options.HashProp("indent")
+	if indent != nil {
+		n, ok := indent.(int)
+		if !ok {
+			panic(fmt.Errorf("json: indent=%v is not an integer", indent))
+		}
+		size = indentedSize(out, max(n, 0), limit)
+		if size <= limit {
+			out, _ = json.MarshalIndent(v, "", strings.Repeat(" ", max(n, 0)))
+		}
+	}
+	if size > limit {
+		panic(errJSONBudget)
+	}
+	b.left -= size
+	return raymond.SafeString(out)
+}
+
+// indentedSize is the length of json.Indent(compact, "", indent spaces),
+// worked out as encoding/json's indenter lays the text out, without
+// making it; past limit it returns as soon as it knows.
+func indentedSize(compact []byte, indent int, limit int64) int64 {
+	n := int64(len(compact))
+	depth := 0
+	newline := func() {
+		switch {
+		case n > limit:
+		case indent > 0 && int64(depth) > (limit-n)/int64(indent):
+			n = limit + 1 // over, and depth*indent may overflow
+		default:
+			n += 1 + int64(depth)*int64(indent)
+		}
+	}
+	open, inString, escaped := false, false, false
+	for _, c := range compact {
+		if n > limit {
+			return n
+		}
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '{', '[':
+			open = true
+		case ',':
+			newline()
+		case ':':
+			n++
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				newline()
+			}
+		}
+	}
+	return n
+}
