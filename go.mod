@@ -13,6 +13,7 @@ require (
 	github.com/google/dotprompt/go v0.0.0-20251121213842-db5416a4f7ce
 	github.com/invopop/jsonschema v0.13.0
 	github.com/json-iterator/go v1.1.12
+	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a
 	github.com/nikolalohinski/gonja/v2 v2.9.1
 	github.com/pkg/errors v0.9.1
 	github.com/sirupsen/logrus v1.9.3
@@ -27,7 +28,6 @@ require (
 	github.com/goccy/go-yaml v1.18.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/mailru/easyjson v0.9.1 // indirect
-	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect

@@ -69,7 +69,12 @@
 // comments and string arguments are read whole. A tag never closed,
 // "}}}" closing a "{{" tag, a {{/x}} that closes no block or another
 // block than the one open ({{#if}} ... {{/each}}), and a block never
-// closed are errors at their position.
+// closed are errors at their position. Load reads the rest of the
+// grammar as the engine's parser does, with the engine's lexer, the
+// template and each partial, before the runtime sees them: what that
+// parser would refuse is an error at its line and column (in the
+// partial's file for a partial), never handed to it (it would leave a
+// goroutine blocked for each such template).
 //
 // # Writing
 //
@@ -148,7 +153,9 @@
 // file's order), else input.default's keys.
 //
 // Bounded: the source and each partial (Limits' MaxSource, before they
-// are read or parsed); partials, before rendering: one that includes
+// are read or parsed); blocks ({{else if}} links counted) and
+// sub-expressions nested more than MaxDepth deep, at Load (the engine
+// recurses on each, parsing and rendering); partials, before rendering: one that includes
 // itself (the engine would recurse until the Go stack overflows) is an
 // error, as are partials nested deeper than MaxDepth and partials whose
 // expansion comes to more than MaxOutput bytes of template; the rendered

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mbleigh/raymond"
 
@@ -41,13 +42,21 @@ func (b *jsonBudget) reset(l promptfmt.TemplateLimits) {
 // rendering's MaxBytes (the bytes a template builds), reckoned before it
 // is made.
 func (b *jsonBudget) json(v any, options *raymond.Options) raymond.SafeString {
-	out, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
 	limit := b.left
 	if b.unlimited {
 		limit = math.MaxInt64
+	}
+	// A string, what a json of a json is given, is reckoned before it is
+	// marshalled (which would take twice its size again).
+	if s, ok := v.(raymond.SafeString); ok {
+		v = string(s)
+	}
+	if s, ok := v.(string); ok && jsonStringSize(s) > limit {
+		panic(errJSONBudget)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return ""
 	}
 	size := int64(len(out))
 	indent := options.HashProp("indent")
@@ -121,6 +130,37 @@ func indentedSize(compact []byte, indent int, limit int64) int64 {
 				newline()
 			}
 		}
+	}
+	return n
+}
+
+// jsonStringSize is the length of json.Marshal(s): the quotes, and each
+// byte as encoding/json escapes it (HTML's <, > and & too, as Marshal
+// does; an invalid byte as \ufffd).
+func jsonStringSize(s string) int64 {
+	n := int64(2)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\\' || c == '"' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
+			n += 6
+		default:
+			n += int64(size)
+		}
+		i += size
 	}
 	return n
 }

@@ -113,3 +113,16 @@ func FuzzIndentedSize(f *testing.F) {
 		}
 	})
 }
+
+// jsonStringSize is the length json.Marshal gives a string.
+func FuzzJSONStringSize(f *testing.F) {
+	for _, s := range []string{"", `a"b\c`, "\b\f\n\r\t\x00\x1f\x7f", "<&>", "\u2028\u2029é😀", "\xff\xc3", "\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, _ := json.Marshal(s)
+		if got := jsonStringSize(s); got != int64(len(out)) {
+			t.Fatalf("jsonStringSize(%q) = %d, json.Marshal gives %d bytes", s, got, len(out))
+		}
+	})
+}

@@ -75,6 +75,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
+	if err := checkSyntax(src, len(src)-len(body), string(runtimeSrc), partials, l.MaxDepth, s.File); err != nil {
+		return nil, finish(&s, err)
+	}
 	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 		return nil, finish(&s, err)
 	}
@@ -252,8 +255,7 @@ func readPartials(fsys fs.FS, src string, maxSource int) (map[string]string, err
 			if _, seen := partials[name]; seen {
 				continue
 			}
-			dir, base := path.Split(name)
-			file := dir + "_" + base + ".prompt"
+			file := partialFile(name)
 			if fi, err := fs.Stat(fsys, file); err == nil && maxSource > 0 && fi.Size() > int64(maxSource) {
 				return nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
 			}

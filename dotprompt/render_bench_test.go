@@ -24,3 +24,30 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoad loads the same prompt; its syntax check (checkSyntax) is
+// the share the engine's own parser would have made safe.
+func BenchmarkLoad(b *testing.B) {
+	src, err := os.ReadFile("../testdata/examples/joke.prompt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("load", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Load(src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("syntax", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := checkSyntax(src, 0, string(src), nil, 200, ""); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

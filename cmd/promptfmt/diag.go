@@ -36,7 +36,11 @@ func (c *cli) report(in *input, err error) {
 	}
 	var pe *promptfmt.ParseError
 	if errors.As(err, &pe) {
-		c.emit(in, diagnostic{Line: pe.Line, Col: pe.Col, Severity: "error", Format: pe.Format, Message: pe.Message(), Hint: pe.Hint})
+		d := diagnostic{Line: pe.Line, Col: pe.Col, Severity: "error", Format: pe.Format, Message: pe.Message(), Hint: pe.Hint}
+		if pe.File != "" && pe.File != in.name {
+			d.File = pe.File // in a file the input reads (a Dotprompt partial)
+		}
+		c.emit(in, d)
 		return
 	}
 	var ue *promptfmt.UnsupportedError
@@ -61,8 +65,13 @@ func (c *cli) warn(in *input, severity string) {
 // values they quote, and this catches any message built otherwise.
 const maxMessage = 4 * diag.TextLimit
 
+// emit prints d, about in unless d names another file (whose lines it
+// then does not show).
 func (c *cli) emit(in *input, d diagnostic) {
-	d.File = in.display()
+	own := d.File == ""
+	if own {
+		d.File = in.display()
+	}
 	d.Message, d.Hint = abbrev.Middle(d.Message, maxMessage), abbrev.Middle(d.Hint, maxMessage)
 	if c.jsonDiag {
 		w := c.stderr
@@ -86,7 +95,7 @@ func (c *cli) emit(in *input, d diagnostic) {
 		prefix = d.Severity + ": "
 	}
 	fmt.Fprintf(c.stderr, "%s: %s%s\n", pos, prefix, d.Message)
-	if d.Col > 0 {
+	if d.Col > 0 && own {
 		if line, ok := sourceLine(in.src, d.Line-in.base); ok && strings.TrimSpace(line) != "" {
 			fmt.Fprint(c.stderr, excerpt(line, d.Line, d.Col))
 		}

@@ -1,0 +1,391 @@
+package dotprompt
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	dp "github.com/google/dotprompt/go/dotprompt"
+	"github.com/mbleigh/raymond/ast"
+	"github.com/mbleigh/raymond/lexer"
+
+	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
+)
+
+// checkSyntax runs checkGrammar on the template as the runtime parses
+// it, what Dotprompt's ParseDocument leaves of runtimeSrc (which starts
+// at offset base in src), and on each partial, and returns the first
+// error at its place: in the file, or in the partial's file (named
+// beside file).
+func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) *promptfmt.ParseError {
+	if parsed, err := dp.ParseDocument(runtimeSrc); err == nil {
+		tmpl := parsed.Template
+		if e := checkGrammar(tmpl, maxDepth); e != nil {
+			// The template is the body without the white space around it;
+			// when the runtime took more (it may), the body's start stands.
+			at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
+			if at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl {
+				at += e.at
+			} else {
+				at = len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
+			}
+			return diag.Errorf(format, src, base+at, "%s", e.msg)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(partials)) {
+		if e := checkGrammar(partials[name], maxDepth); e != nil {
+			pe := diag.Errorf(format, []byte(partials[name]), e.at, "%s (the partial %s)", e.msg, name)
+			pe.File = filepath.Join(filepath.Dir(file), filepath.FromSlash(partialFile(name)))
+			return pe
+		}
+	}
+	return nil
+}
+
+// partialFile is the file of the partial "dir/name": dir/_name.prompt,
+// as Dotprompt's directory store names it.
+func partialFile(name string) string {
+	dir, base := path.Split(name)
+	return dir + "_" + base + ".prompt"
+}
+
+// grammarError is the first thing in a template that the engine's parser
+// refuses, at its byte offset.
+type grammarError struct {
+	at  int
+	msg string
+}
+
+// checkGrammar reads src as the engine's parser (raymond's) reads it,
+// with the engine's own lexer, and returns the first thing that parser
+// refuses, or nil. Load runs it on the template and on each partial
+// before the runtime parses them, for three reasons: that parser leaks
+// its lexer's goroutine, blocked forever and holding the source, on every
+// template it refuses (and a partial is parsed again at each rendering);
+// its errors have a line but no column; and it recurses once for each
+// block and sub-expression, which a hostile template nests a million
+// deep. Blocks and sub-expressions nested deeper than maxDepth (when it
+// is above 0) are refused here. FuzzGrammar holds this reading and the
+// parser's the same.
+//
+// The rules are the parser's (parser/parser.go in raymond, after
+// handlebars.js's grammar), in its order, so that the first error found
+// is the one it finds.
+func checkGrammar(src string, maxDepth int) (err *grammarError) {
+	g := &grammar{lex: lexer.Scan(src), maxDepth: maxDepth}
+	defer func() {
+		g.drain() // the lexer's goroutine ends with its last token
+		if r := recover(); r != nil {
+			e, ok := r.(*grammarError)
+			if !ok {
+				panic(r)
+			}
+			err = e
+		}
+	}()
+	g.program()
+	if tok := g.shift(); tok.Kind != lexer.TokenEOF {
+		g.fail(tok, "%s where the template should end", found(tok))
+	}
+	return nil
+}
+
+// grammar is checkGrammar's reader: the tokens read ahead, and how deep
+// it is in blocks and sub-expressions.
+type grammar struct {
+	lex             *lexer.Lexer
+	ahead           []lexer.Token
+	over            bool // the lexer has given its last token
+	depth, maxDepth int
+}
+
+func (g *grammar) drain() {
+	for !g.over {
+		g.read()
+	}
+}
+
+func (g *grammar) read() {
+	tok := g.lex.NextToken()
+	g.ahead = append(g.ahead, tok)
+	g.over = tok.Kind == lexer.TokenEOF || tok.Kind == lexer.TokenError
+}
+
+// at is the token i ahead; past the last, the last (an end or an error).
+func (g *grammar) at(i int) lexer.Token {
+	for len(g.ahead) <= i && !g.over {
+		g.read()
+	}
+	if i >= len(g.ahead) {
+		i = len(g.ahead) - 1
+	}
+	return g.ahead[i]
+}
+
+func (g *grammar) next() lexer.Token { return g.at(0) }
+
+func (g *grammar) is(kind lexer.TokenKind) bool { return g.next().Kind == kind }
+
+// shift takes the next token; the lexer's error is the template's.
+func (g *grammar) shift() lexer.Token {
+	tok := g.next()
+	if len(g.ahead) > 1 || tok.Kind != lexer.TokenEOF && tok.Kind != lexer.TokenError {
+		g.ahead = g.ahead[1:]
+	}
+	if tok.Kind == lexer.TokenError {
+		g.fail(tok, "%s", tok.Val)
+	}
+	return tok
+}
+
+func (g *grammar) fail(tok lexer.Token, format string, args ...any) {
+	panic(&grammarError{at: tok.Pos, msg: fmt.Sprintf(format, args...)})
+}
+
+// expect shifts a token of the kind.
+func (g *grammar) expect(kind lexer.TokenKind) lexer.Token {
+	tok := g.shift()
+	if tok.Kind != kind {
+		g.fail(tok, "expected %s, found %s", spelling[kind], found(tok))
+	}
+	return tok
+}
+
+// enter and leave count the nesting of blocks and sub-expressions.
+func (g *grammar) enter(tok lexer.Token) {
+	g.depth++
+	if g.maxDepth > 0 && g.depth > g.maxDepth {
+		g.fail(tok, "blocks and sub-expressions nest deeper than %d (the limit MaxDepth)", g.maxDepth)
+	}
+}
+
+func (g *grammar) leave() { g.depth-- }
+
+// spelling is how a token the reader expects is written.
+var spelling = map[lexer.TokenKind]string{
+	lexer.TokenClose:            `"}}"`,
+	lexer.TokenCloseUnescaped:   `"}}}"`,
+	lexer.TokenCloseRawBlock:    `"}}}}"`,
+	lexer.TokenOpenEndRawBlock:  `"{{{{/"`,
+	lexer.TokenOpenEndBlock:     "the block's end {{/...}}",
+	lexer.TokenCloseSexpr:       `")"`,
+	lexer.TokenID:               "a name",
+	lexer.TokenCloseBlockParams: `"|"`,
+	lexer.TokenContent:          "text",
+}
+
+// found names a token the reader did not expect.
+func found(tok lexer.Token) string {
+	if tok.Kind == lexer.TokenEOF {
+		return "the end of the template"
+	}
+	return strconv.Quote(tok.Val)
+}
+
+// program : statement*
+func (g *grammar) program() {
+	for {
+		switch g.next().Kind {
+		case lexer.TokenOpen, lexer.TokenOpenUnescaped:
+			g.mustache()
+		case lexer.TokenOpenBlock, lexer.TokenOpenInverse:
+			g.block()
+		case lexer.TokenOpenRawBlock:
+			g.rawBlock()
+		case lexer.TokenOpenPartial:
+			g.shift()
+			g.helperNameOrSexpr()
+			g.paramsHash()
+			g.expect(lexer.TokenClose)
+		case lexer.TokenContent, lexer.TokenComment:
+			g.shift()
+		default:
+			return
+		}
+	}
+}
+
+// mustache : OPEN expression CLOSE | OPEN_UNESCAPED expression CLOSE_UNESCAPED
+func (g *grammar) mustache() {
+	closing := lexer.TokenClose
+	if g.shift().Kind == lexer.TokenOpenUnescaped {
+		closing = lexer.TokenCloseUnescaped
+	}
+	g.expression()
+	g.expect(closing)
+}
+
+// block : openBlock program inverseChain? closeBlock
+//
+//	| openInverse program inverseAndProgram? closeBlock
+func (g *grammar) block() {
+	open := g.next()
+	g.enter(open)
+	name := g.openBlock()
+	g.program()
+	if open.Kind == lexer.TokenOpenBlock {
+		g.inverseChain()
+	} else if g.is(lexer.TokenInverse) {
+		g.shift()
+		g.program()
+	}
+	g.closeBlock(name)
+	g.leave()
+}
+
+// inverseChain : (openInverseChain program)* inverseAndProgram?; each
+// {{else if}} is a block inside the one before, to the parser and the
+// engine.
+func (g *grammar) inverseChain() {
+	links := 0
+	for g.is(lexer.TokenOpenInverseChain) {
+		g.enter(g.next())
+		links++
+		g.openBlock()
+		g.program()
+	}
+	if g.is(lexer.TokenInverse) {
+		g.shift()
+		g.program()
+	}
+	g.depth -= links
+}
+
+// openBlock : (OPEN_BLOCK | OPEN_INVERSE | OPEN_INVERSE_CHAIN) expression blockParams? CLOSE
+// It returns the block's name, as its end must give it.
+func (g *grammar) openBlock() string {
+	g.shift()
+	name := g.expression()
+	if g.is(lexer.TokenOpenBlockParams) {
+		g.shift()
+		if !g.is(lexer.TokenID) {
+			g.expect(lexer.TokenID)
+		}
+		for g.is(lexer.TokenID) {
+			g.shift()
+		}
+		g.expect(lexer.TokenCloseBlockParams)
+	}
+	g.expect(lexer.TokenClose)
+	return name
+}
+
+// closeBlock : OPEN_ENDBLOCK helperName CLOSE
+func (g *grammar) closeBlock(name string) {
+	g.expect(lexer.TokenOpenEndBlock)
+	end := g.next()
+	if got, _ := ast.HelperNameStr(g.helperName()); got != name {
+		g.fail(end, "{{/%s}} closes the block %s", got, name)
+	}
+	g.expect(lexer.TokenClose)
+}
+
+// rawBlock : OPEN_RAW_BLOCK expression CLOSE_RAW_BLOCK CONTENT
+// OPEN_END_RAW_BLOCK helperName CLOSE_RAW_BLOCK
+func (g *grammar) rawBlock() {
+	g.shift()
+	name := g.expression()
+	g.expect(lexer.TokenCloseRawBlock)
+	g.expect(lexer.TokenContent)
+	g.expect(lexer.TokenOpenEndRawBlock)
+	end := g.next()
+	if got, _ := ast.HelperNameStr(g.helperName()); got != name {
+		g.fail(end, "{{{{/%s}}}} closes the raw block %s", got, name)
+	}
+	g.expect(lexer.TokenCloseRawBlock)
+}
+
+// expression : helperName param* hash?; it returns the helper's name as
+// a block's end must give it.
+func (g *grammar) expression() string {
+	name, _ := ast.HelperNameStr(g.helperName())
+	g.paramsHash()
+	return name
+}
+
+// paramsHash : param* hash?; param : helperName | sexpr; hash :
+// (ID EQUALS param)+
+func (g *grammar) paramsHash() {
+	for !g.isHashPair() && (g.is(lexer.TokenOpenSexpr) || g.isHelperName()) {
+		g.helperNameOrSexpr()
+	}
+	for g.isHashPair() {
+		g.shift()
+		g.shift()
+		g.helperNameOrSexpr()
+	}
+}
+
+func (g *grammar) isHashPair() bool {
+	return g.next().Kind == lexer.TokenID && g.at(1).Kind == lexer.TokenEquals
+}
+
+func (g *grammar) isHelperName() bool {
+	switch g.next().Kind {
+	case lexer.TokenBoolean, lexer.TokenNumber, lexer.TokenString, lexer.TokenData, lexer.TokenID:
+		return true
+	}
+	return false
+}
+
+// helperNameOrSexpr : helperName | OPEN_SEXPR expression CLOSE_SEXPR
+func (g *grammar) helperNameOrSexpr() {
+	if !g.is(lexer.TokenOpenSexpr) {
+		g.helperName()
+		return
+	}
+	g.enter(g.shift())
+	g.expression()
+	g.expect(lexer.TokenCloseSexpr)
+	g.leave()
+}
+
+// helperName : path | DATA path | STRING | NUMBER | BOOLEAN; the node
+// the parser makes of it, whose name raymond's ast gives.
+func (g *grammar) helperName() ast.Node {
+	tok := g.next()
+	switch tok.Kind {
+	case lexer.TokenBoolean:
+		g.shift()
+		return ast.NewBooleanLiteral(tok.Pos, tok.Line, tok.Val == "true", tok.Val)
+	case lexer.TokenNumber:
+		g.shift()
+		if n, err := strconv.Atoi(tok.Val); err == nil {
+			return ast.NewNumberLiteral(tok.Pos, tok.Line, float64(n), true, tok.Val)
+		}
+		f, err := strconv.ParseFloat(tok.Val, 64)
+		if err != nil {
+			g.fail(tok, "the number %s does not parse", tok.Val)
+		}
+		return ast.NewNumberLiteral(tok.Pos, tok.Line, f, false, tok.Val)
+	case lexer.TokenString:
+		g.shift()
+		return ast.NewStringLiteral(tok.Pos, tok.Line, tok.Val)
+	case lexer.TokenData:
+		g.shift()
+		return g.path(true)
+	}
+	return g.path(false)
+}
+
+// path : ID (SEP ID)*, where "..", "." and "this" come before any name
+func (g *grammar) path(data bool) ast.Node {
+	tok := g.expect(lexer.TokenID)
+	p := ast.NewPathExpression(tok.Pos, tok.Line, data)
+	p.Part(tok.Val)
+	for g.is(lexer.TokenSep) {
+		p.Sep(g.shift().Val)
+		tok = g.expect(lexer.TokenID)
+		p.Part(tok.Val)
+		if len(p.Parts) > 0 && (tok.Val == ".." || tok.Val == "." || tok.Val == "this") {
+			g.fail(tok, "the path %s has %q after a name", p.Original, tok.Val)
+		}
+	}
+	return p
+}
