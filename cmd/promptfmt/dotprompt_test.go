@@ -41,6 +41,18 @@ func TestMessagesDotpromptPartial(t *testing.T) {
 	}
 }
 
+// An error in a partial is at its place in the partial's file, and no
+// line of the file named is shown under it.
+func TestDotpromptPartialError(t *testing.T) {
+	file := writeFile(t, "p.prompt", "---\nmodel: m\n---\n{{> sign}} ok")
+	partial := filepath.Join(filepath.Dir(file), "_sign.prompt")
+	require.NoError(t, os.WriteFile(partial, []byte("Signed\n{{name}"), 0o600))
+	_, errOut, status := runCmd(t, "", "messages", file)
+	if status != 1 || !strings.HasPrefix(errOut, partial+":2:7: ") || strings.Contains(errOut, "model: m") {
+		t.Errorf("status %d: %s", status, errOut)
+	}
+}
+
 // A rendered Dotprompt file as each provider's request body: system
 // apart where the provider keeps it apart, "model" as the provider's
 // assistant role, a media part from an input.
