@@ -13,21 +13,37 @@ import (
 	"github.com/promptfmt/promptfmt"
 )
 
-// errJSONBudget is the json helper's refusal, which Render reports as
-// the limit MaxBytes'.
-var errJSONBudget = errors.New("the json helper would build more bytes than the limit MaxBytes")
+// errBudget is the refusal of a helper of this package's, which Render
+// reports as the limit MaxBytes'.
+var errBudget = errors.New("the template would build more bytes than the limit MaxBytes")
 
-// jsonBudget is what the json helper may still build in one rendering
-// (the Template's lock is held while it renders); unlimited when
-// MaxBytes is.
-type jsonBudget struct {
+// budget is what the helpers this package gives the engine (json, each)
+// may still build in one rendering (the Template's lock is held while it
+// renders); unlimited when MaxBytes is.
+type budget struct {
 	left      int64
 	unlimited bool
 }
 
 // reset readies b for a rendering under l.
-func (b *jsonBudget) reset(l promptfmt.TemplateLimits) {
+func (b *budget) reset(l promptfmt.TemplateLimits) {
 	b.left, b.unlimited = l.MaxBytes, l.MaxBytes <= 0
+}
+
+// limit is what may still be built.
+func (b *budget) limit() int64 {
+	if b.unlimited {
+		return math.MaxInt64
+	}
+	return b.left
+}
+
+// charge takes n bytes from b, or stops the rendering.
+func (b *budget) charge(n int64) {
+	if n > b.limit() {
+		panic(errBudget)
+	}
+	b.left -= n
 }
 
 // json is Dotprompt's json helper ({{json value indent=2}}) as its Go
@@ -41,18 +57,15 @@ func (b *jsonBudget) reset(l promptfmt.TemplateLimits) {
 // output, those passed on to another helper included, counts against the
 // rendering's MaxBytes (the bytes a template builds), reckoned before it
 // is made.
-func (b *jsonBudget) json(v any, options *raymond.Options) raymond.SafeString {
-	limit := b.left
-	if b.unlimited {
-		limit = math.MaxInt64
-	}
+func (b *budget) json(v any, options *raymond.Options) raymond.SafeString {
+	limit := b.limit()
 	// A string, what a json of a json is given, is reckoned before it is
 	// marshalled (which would take twice its size again).
 	if s, ok := v.(raymond.SafeString); ok {
 		v = string(s)
 	}
 	if s, ok := v.(string); ok && jsonStringSize(s) > limit {
-		panic(errJSONBudget)
+		panic(errBudget)
 	}
 	out, err := json.Marshal(v)
 	if err != nil {
@@ -70,10 +83,7 @@ func (b *jsonBudget) json(v any, options *raymond.Options) raymond.SafeString {
 			out, _ = json.MarshalIndent(v, "", strings.Repeat(" ", max(n, 0)))
 		}
 	}
-	if size > limit {
-		panic(errJSONBudget)
-	}
-	b.left -= size
+	b.charge(size)
 	return raymond.SafeString(out)
 }
 

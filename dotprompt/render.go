@@ -37,9 +37,9 @@ type Template struct {
 	loops int
 	tags  int64
 
-	mu   sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
-	fn   dp.PromptFunction
-	json *jsonBudget // its json helper's, which fn calls
+	mu    sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
+	fn    dp.PromptFunction
+	built *budget // of the helpers json and each, which fn calls
 }
 
 // Load reads a Dotprompt file as a template: its syntax is checked as
@@ -81,13 +81,13 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 		return nil, finish(&s, err)
 	}
-	budget := &jsonBudget{}
-	fn, err := compile(string(runtimeSrc), partials, budget)
+	built := &budget{}
+	fn, err := compile(string(runtimeSrc), partials, built)
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
 	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, json: budget, loops: loops, tags: tags}, nil
+	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, built: built, loops: loops, tags: tags}, nil
 }
 
 // named is meta with the name and variant the file's name gives, as
@@ -123,10 +123,10 @@ func named(meta map[string]any, file string) map[string]any {
 	return out
 }
 
-// compile is the runtime's Compile, with the json helper bounded by
-// budget; the Handlebars engine reports some errors by panicking, which
-// become errors here.
-func compile(src string, partials map[string]string, budget *jsonBudget) (fn dp.PromptFunction, err error) {
+// compile is the runtime's Compile, with the helpers json and each
+// bounded by built; the Handlebars engine reports some errors by
+// panicking, which become errors here.
+func compile(src string, partials map[string]string, built *budget) (fn dp.PromptFunction, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -136,7 +136,7 @@ func compile(src string, partials map[string]string, budget *jsonBudget) (fn dp.
 	// InputSchema does, as the spec has it), and fails on a named schema
 	// it does not know: any name is an empty schema to it.
 	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
-	helpers := map[string]any{"json": budget.json} // the runtime's own yields to it
+	helpers := map[string]any{"json": built.json, "each": built.each} // the runtime's and the engine's own yield to them
 	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema, Helpers: helpers}).Compile(src, nil)
 }
 
@@ -190,12 +190,12 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			work *= items
 		}
 		if work > l.MaxSteps {
-			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: {{#each}} blocks nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
+			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: looping blocks ({{#each}}, sections over a list) nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
 		}
 	}
 	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
-	if errors.Is(err, errJSONBudget) {
-		return nil, finish(&s, renderError(fmt.Sprintf("the json helper would build more than %d bytes (the limit MaxBytes)", l.MaxBytes), nil))
+	if errors.Is(err, errBudget) {
+		return nil, finish(&s, renderError(fmt.Sprintf("the template would build more than %d bytes (the limit MaxBytes)", l.MaxBytes), nil))
 	}
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
@@ -322,7 +322,7 @@ func toRuntime(msgs []promptfmt.Message) ([]dp.Message, error) {
 func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out dp.RenderedPrompt, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.json.reset(l)
+	t.built.reset(l)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -452,13 +452,20 @@ func checkPartials(src string, partials map[string]string, l promptfmt.TemplateL
 	return err
 }
 
-// eachTag finds what loopBound follows: {{#each ...}}, {{/each}} and
-// partials, with Handlebars' whitespace control.
-var eachTag = regexp.MustCompile(`{{~?\s*(#each\b|/each\b|>\s*([^\s}~]+))`)
+// blockTag finds what loopBound follows: a block's start and end
+// ({{#each xs}}, {{#xs}}, {{/xs}}) and partials, with Handlebars'
+// whitespace control.
+var blockTag = regexp.MustCompile(`{{~?\s*(?:([#/])\s*([^\s}~()]+)|>\s*([^\s}~]+))`)
 
-// loopBound returns how deep {{#each}} blocks nest in src, partials
-// expanded where they are named (with the each blocks around them), and
-// how many tags the expansion holds. Partials are known not to include
+// notLoops are the blocks that render their body at most once; every
+// other block may loop: {{#each}}, and a section over a value
+// ({{#items}}), which the engine renders once for each item of a list.
+var notLoops = map[string]bool{"if": true, "unless": true, "with": true, "ifEquals": true, "unlessEquals": true}
+
+// loopBound returns how deep blocks that may loop nest in src ({{#each}}
+// and sections over a value, {{#items}}), partials expanded where they
+// are named (with the blocks around them), and how many tags the
+// expansion holds. Partials are known not to include
 // themselves (checkPartials).
 func loopBound(src string, partials map[string]string) (loops int, tags int64) {
 	type bound struct {
@@ -469,23 +476,33 @@ func loopBound(src string, partials map[string]string) (loops int, tags int64) {
 	var walk func(text string) bound
 	walk = func(text string) bound {
 		b := bound{tags: int64(strings.Count(text, "{{"))}
+		var open []bool // each open block: whether it may loop
 		depth := 0
-		for _, m := range eachTag.FindAllStringSubmatch(text, -1) {
-			switch {
-			case m[1] == "#each":
-				depth++
-				b.loops = max(b.loops, depth)
-			case m[1] == "/each":
-				depth = max(depth-1, 0)
+		for _, m := range blockTag.FindAllStringSubmatch(text, -1) {
+			switch m[1] {
+			case "#":
+				loop := !notLoops[m[2]]
+				open = append(open, loop)
+				if loop {
+					depth++
+					b.loops = max(b.loops, depth)
+				}
+			case "/":
+				if n := len(open); n > 0 {
+					if open[n-1] {
+						depth--
+					}
+					open = open[:n-1]
+				}
 			default:
-				body, ok := partials[m[2]]
+				body, ok := partials[m[3]]
 				if !ok {
 					continue
 				}
-				p, done := memo[m[2]]
+				p, done := memo[m[3]]
 				if !done {
 					p = walk(body)
-					memo[m[2]] = p
+					memo[m[3]] = p
 				}
 				b.loops = max(b.loops, depth+p.loops)
 				b.tags += p.tags

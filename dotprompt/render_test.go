@@ -220,7 +220,7 @@ func TestRenderLoopBound(t *testing.T) {
 	}
 	list := make([]any, 100)
 	_, err = tpl.Render(context.Background(), map[string]any{"l": list})
-	if err == nil || !strings.Contains(err.Error(), "blocks nest 6 deep over data of 101 items") {
+	if err == nil || !strings.Contains(err.Error(), "nest 6 deep over data of 101 items") {
 		t.Errorf("nested loops: %v", err)
 	}
 	// Typed data counts too.
@@ -236,6 +236,18 @@ func TestRenderLoopBound(t *testing.T) {
 	}
 	if _, err := tpl.Render(context.Background(), map[string]any{"l": list}); err == nil {
 		t.Error("loops through a partial not counted")
+	}
+	// A section over a list loops as {{#each}} does; {{#if}} and
+	// {{#with}} do not.
+	sections := "{{#@root.l}}{{#if @root.l}}{{#@root.l}}{{#with @root}}{{#@root.l}}x{{/@root.l}}{{/with}}{{/@root.l}}{{/if}}{{/@root.l}}"
+	tpl, err = Load([]byte(sections))
+	if err != nil {
+		t.Fatal(err)
+	}
+	few := promptfmt.Limits(promptfmt.TemplateLimits{MaxSteps: 1000})
+	_, err = tpl.Render(context.Background(), map[string]any{"l": make([]any, 20)}, few)
+	if err == nil || !strings.Contains(err.Error(), "nest 3 deep") {
+		t.Errorf("nested sections: %v", err)
 	}
 	// One loop over a long list is fine.
 	tpl, err = Load([]byte("{{#each l}}{{this}},{{/each}}"))
