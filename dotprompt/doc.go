@@ -167,15 +167,16 @@
 // value ({{#items}}, which loop over a list) could walk (the items
 // of every list and entries of every map in the data, counted) must stay
 // within MaxSteps, else Render refuses (a k-deep nest of loops over n
-// items is n^k passes). MaxBytes bounds what the json helper builds in a
-// rendering, each output reckoned before it is made (the runtime's own
-// helper, which this package's replaces with the same output, builds a
-// json of a json of ... n deep in 2^n bytes, and an indent of a billion
-// a space at a time), and what each pass of {{#each}} renders (this
-// package's each builds its text once: the engine's adds each pass to a
-// string, n²/2 copies for n passes). A section over a list ({{#items}})
-// is the engine's own and still copies so: a list of thousands of long
-// items rendered that way is slow, though bounded by MaxSteps. The
+// items is n^k passes). MaxBytes bounds what three helpers of this
+// package's, which replace the engine's with the same output, build in
+// a rendering: json, each output reckoned before it is made (the
+// runtime's builds a json of a json of ... n deep in 2^n bytes, and an
+// indent of a billion a space at a time); {{log}}, whose values become
+// Render's warnings (the engine's writes to the process's logger); and
+// {{#each}}, which builds its text once (the engine's adds each pass to
+// a string, n²/2 copies for n passes). A section over a list
+// ({{#items}}) is the engine's own and still copies so: thousands of long
+// items rendered that way are slow, though bounded by MaxSteps. The
 // output is checked against MaxOutput after rendering.
 //
 // # Schemas

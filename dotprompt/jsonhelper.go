@@ -2,49 +2,12 @@ package dotprompt
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mbleigh/raymond"
-
-	"github.com/promptfmt/promptfmt"
 )
-
-// errBudget is the refusal of a helper of this package's, which Render
-// reports as the limit MaxBytes'.
-var errBudget = errors.New("the template would build more bytes than the limit MaxBytes")
-
-// budget is what the helpers this package gives the engine (json, each)
-// may still build in one rendering (the Template's lock is held while it
-// renders); unlimited when MaxBytes is.
-type budget struct {
-	left      int64
-	unlimited bool
-}
-
-// reset readies b for a rendering under l.
-func (b *budget) reset(l promptfmt.TemplateLimits) {
-	b.left, b.unlimited = l.MaxBytes, l.MaxBytes <= 0
-}
-
-// limit is what may still be built.
-func (b *budget) limit() int64 {
-	if b.unlimited {
-		return math.MaxInt64
-	}
-	return b.left
-}
-
-// charge takes n bytes from b, or stops the rendering.
-func (b *budget) charge(n int64) {
-	if n > b.limit() {
-		panic(errBudget)
-	}
-	b.left -= n
-}
 
 // json is Dotprompt's json helper ({{json value indent=2}}) as its Go
 // runtime has it (json.Marshal; with indent, MarshalIndent with that many

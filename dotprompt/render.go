@@ -39,7 +39,7 @@ type Template struct {
 
 	mu    sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
 	fn    dp.PromptFunction
-	built *budget // of the helpers json and each, which fn calls
+	built *budget // of the helpers json, each and log, which fn calls
 }
 
 // Load reads a Dotprompt file as a template: its syntax is checked as
@@ -123,8 +123,8 @@ func named(meta map[string]any, file string) map[string]any {
 	return out
 }
 
-// compile is the runtime's Compile, with the helpers json and each
-// bounded by built; the Handlebars engine reports some errors by
+// compile is the runtime's Compile, with the helpers json, each and log
+// of built; the Handlebars engine reports some errors by
 // panicking, which become errors here.
 func compile(src string, partials map[string]string, built *budget) (fn dp.PromptFunction, err error) {
 	defer func() {
@@ -136,7 +136,7 @@ func compile(src string, partials map[string]string, built *budget) (fn dp.Promp
 	// InputSchema does, as the spec has it), and fails on a named schema
 	// it does not know: any name is an empty schema to it.
 	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
-	helpers := map[string]any{"json": built.json, "each": built.each} // the runtime's and the engine's own yield to them
+	helpers := map[string]any{"json": built.json, "each": built.each, "log": built.log} // the runtime's and the engine's own yield to them
 	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema, Helpers: helpers}).Compile(src, nil)
 }
 
@@ -193,7 +193,7 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: looping blocks ({{#each}}, sections over a list) nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
 		}
 	}
-	out, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
+	out, logs, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
 	if errors.Is(err, errBudget) {
 		return nil, finish(&s, renderError(fmt.Sprintf("the template would build more than %d bytes (the limit MaxBytes)", l.MaxBytes), nil))
 	}
@@ -204,6 +204,9 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		return nil, finish(&s, renderError("the rendering was canceled", err))
 	}
 	msgs, size, warnings := convert(out.Messages)
+	for _, m := range logs {
+		warnings = append(warnings, promptfmt.Warning{Format: format, Msg: "{{log}}: " + m})
+	}
 	if l.MaxOutput > 0 && size > l.MaxOutput {
 		return nil, finish(&s, renderError(fmt.Sprintf("the rendered text is %d bytes, more than the limit MaxOutput (%d)", size, l.MaxOutput), nil))
 	}
@@ -319,7 +322,8 @@ func toRuntime(msgs []promptfmt.Message) ([]dp.Message, error) {
 	return out, nil
 }
 
-func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out dp.RenderedPrompt, err error) {
+// exec renders data, and returns what {{log}} was given.
+func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out dp.RenderedPrompt, logs []string, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.built.reset(l)
@@ -328,7 +332,8 @@ func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out 
 			err = fmt.Errorf("%v", r)
 		}
 	}()
-	return t.fn(data, nil)
+	out, err = t.fn(data, nil)
+	return out, t.built.logs, err
 }
 
 // convert turns the runtime's messages into this package's model: "model"

@@ -1,0 +1,43 @@
+package dotprompt
+
+import (
+	"errors"
+	"math"
+
+	"github.com/promptfmt/promptfmt"
+)
+
+// errBudget is the refusal of a helper of this package's, which Render
+// reports as the limit MaxBytes'.
+var errBudget = errors.New("the template would build more bytes than the limit MaxBytes")
+
+// budget is what the helpers this package gives the engine (json, each,
+// log)
+// may still build in one rendering (the Template's lock is held while it
+// renders); unlimited when MaxBytes is.
+type budget struct {
+	left      int64
+	unlimited bool
+	logs      []string // what {{log}} was given, for Render's warnings
+}
+
+// reset readies b for a rendering under l.
+func (b *budget) reset(l promptfmt.TemplateLimits) {
+	b.left, b.unlimited, b.logs = l.MaxBytes, l.MaxBytes <= 0, nil
+}
+
+// limit is what may still be built.
+func (b *budget) limit() int64 {
+	if b.unlimited {
+		return math.MaxInt64
+	}
+	return b.left
+}
+
+// charge takes n bytes from b, or stops the rendering.
+func (b *budget) charge(n int64) {
+	if n > b.limit() {
+		panic(errBudget)
+	}
+	b.left -= n
+}
