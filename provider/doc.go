@@ -514,6 +514,8 @@
 //   - Decision: Gemini's structured output holds the answer to the schema
 //     (constrained decoding, no switch): an Output with a schema reads as
 //     Strict, as Anthropic's does; JSON mode reads without.
+//   - A setting past its protobuf type's range (below) is an error at its
+//     place, as the API's own reader has it: what is read can be written.
 //
 // Writing: model, systemInstruction, contents, tools
 // ([{functionDeclarations}], a tool's schema in parametersJsonSchema),

@@ -206,6 +206,9 @@ func (r *reader) geminiGeneration(m *jsontree.Member, lay *layout) {
 				continue
 			}
 			r.setting(req, field, &c.Value, c.Key)
+			if why := geminiRange(req, field); why != "" {
+				r.errorf(&c.Value, "%s %s is out of the range of Gemini's %s (%s)", c.Key, c.Value.Str, name, why)
+			}
 		}
 		held = append(held, c.Key)
 		r.setLine(field, c.KeyOff)

@@ -136,6 +136,13 @@ func TestParseGemini(t *testing.T) {
 			"gemini:3:53: inlineData data is not valid base64: illegal base64 data at input byte 5\n" +
 			"gemini:4:16: fileData without fileUri",
 	}, {
+		name: "numbers past the API's float and int32, refused as the writer refuses them",
+		body: "{\"contents\": [{\"parts\": [{\"text\": \"x\"}]}], \"generationConfig\": {\n\"temperature\": 1e39, \"topK\": 2147483648,\n" +
+			"\"maxOutputTokens\": -2147483649, \"seed\": 2147483647, \"topP\": 3.4e38}}",
+		err: "gemini:2:16: temperature 1e39 is out of the range of Gemini's temperature (a 32-bit float)\n" +
+			"gemini:2:30: topK 2147483648 is out of the range of Gemini's topK (a 32-bit integer)\n" +
+			"gemini:3:20: maxOutputTokens -2147483649 is out of the range of Gemini's maxOutputTokens (a 32-bit integer)",
+	}, {
 		name: "two spellings of one member",
 		body: "{\"contents\": [], \"generationConfig\": {},\n\"generation_config\": {}}",
 		err:  "gemini:2:1: both generationConfig and generation_config (two spellings of one member: give one)",

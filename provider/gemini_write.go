@@ -125,20 +125,20 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 	// range is refused (the API's JSON reader refuses it, genai's types
 	// cannot hold it).
 	float := func(f, name string, v *float64) {
-		switch {
+		switch why := geminiRange(req, f); {
 		case v == nil:
-		case math.Abs(*v) > math.MaxFloat32 && !math.IsInf(*v, 0): // infinities: checkRequest's
-			refuse(f, fmt.Sprintf("%s %v, out of the range of Gemini's %s (a 32-bit float)", f, *v, name))
+		case why != "":
+			refuse(f, fmt.Sprintf("%s %v, out of the range of Gemini's %s (%s)", f, *v, name, why))
 		default:
 			add(name, *v)
 			fields = append(fields, f)
 		}
 	}
 	integer := func(f, name string, v *int64) {
-		switch {
+		switch why := geminiRange(req, f); {
 		case v == nil:
-		case *v < math.MinInt32 || *v > math.MaxInt32:
-			refuse(f, fmt.Sprintf("%s %d, out of the range of Gemini's %s (a 32-bit integer)", f, *v, name))
+		case why != "":
+			refuse(f, fmt.Sprintf("%s %d, out of the range of Gemini's %s (%s)", f, *v, name, why))
 		default:
 			add(name, *v)
 			fields = append(fields, f)
@@ -192,4 +192,37 @@ func otherSpelling(k string) string {
 		return c
 	}
 	return snakeKey(k)
+}
+
+// geminiRange names the protobuf type of req's setting field in Gemini's
+// API when the value is past its range (a 32-bit float or integer: the
+// API's JSON reader refuses such a value, genai's types cannot hold it),
+// else "". The reader refuses what the writer would: a body
+// read is a body that can be written. Infinities are checkRequest's.
+func geminiRange(req *promptfmt.Request, field string) string {
+	var f *float64
+	var i *int64
+	switch field {
+	case promptfmt.FieldTemperature:
+		f = req.Temperature
+	case promptfmt.FieldTopP:
+		f = req.TopP
+	case promptfmt.FieldFrequencyPenalty:
+		f = req.FrequencyPenalty
+	case promptfmt.FieldPresencePenalty:
+		f = req.PresencePenalty
+	case promptfmt.FieldTopK:
+		i = req.TopK
+	case promptfmt.FieldMaxTokens:
+		i = req.MaxTokens
+	case promptfmt.FieldSeed:
+		i = req.Seed
+	}
+	switch {
+	case f != nil && math.Abs(*f) > math.MaxFloat32 && !math.IsInf(*f, 0):
+		return "a 32-bit float"
+	case i != nil && (*i < math.MinInt32 || *i > math.MaxInt32):
+		return "a 32-bit integer"
+	}
+	return ""
 }
