@@ -362,6 +362,15 @@ func nextTag(src []byte, s string, from int) (tag, error) {
 		body := strings.TrimPrefix(rest[2:], "~")
 		switch {
 		case strings.HasPrefix(body, "!--"):
+			// The first "--}}" or "--~}}" ends it, as the lexer's
+			// \s*--~?}} does.
+			scope := rest
+			if k := strings.Index(rest, "--}}"); k >= 0 {
+				scope = rest[:k]
+			}
+			if k := strings.Index(scope, "--~}}"); k >= 0 {
+				return tag{start: i, end: i + k + len("--~}}"), raw: true}, nil
+			}
 			return closeAt("--}}", true)
 		case strings.HasPrefix(body, "!"):
 			return closeAt("}}", true)

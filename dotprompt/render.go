@@ -64,9 +64,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	// The runtime on the module proxy predates the licence header that
 	// Dotprompt's runtimes allow before the front matter: it is given
 	// the file from the front matter on.
-	runtimeSrc, template := body, 0
+	runtimeAt, template := 0, 0 // in body
 	if open, _, _, next, _ := frontMatter(body, 0); open >= 0 {
-		runtimeSrc, template = body[open:], next
+		runtimeAt, template = open, next
 	}
 	partials, err := readPartials(s.FS, string(body), l.MaxSource)
 	if err == nil {
@@ -75,14 +75,20 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
-	if err := checkSyntax(src, len(src)-len(body), string(runtimeSrc), partials, l.MaxDepth, s.File); err != nil {
+	// What the engine reads, its comments quieted (offsets unchanged).
+	runtimeSrc := string(body[runtimeAt:template]) + quietComments(string(body[template:]))
+	quiet := make(map[string]string, len(partials))
+	for name, p := range partials {
+		quiet[name] = quietComments(p)
+	}
+	if err := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File); err != nil {
 		return nil, finish(&s, err)
 	}
 	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 		return nil, finish(&s, err)
 	}
 	built := &budget{}
-	fn, err := compile(string(runtimeSrc), partials, built)
+	fn, err := compile(runtimeSrc, quiet, built)
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
