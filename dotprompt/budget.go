@@ -19,11 +19,27 @@ type budget struct {
 	left      int64
 	unlimited bool
 	logs      []string // what {{log}} was given, for Render's warnings
+	// steps counts the work of loops: each pass of each and section costs
+	// perPass, the template's tags (expanded), as many as it can evaluate;
+	// past maxSteps (when above 0) the rendering stops.
+	steps, perPass, maxSteps int64
 }
 
-// reset readies b for a rendering under l.
-func (b *budget) reset(l promptfmt.TemplateLimits) {
+// errSteps is the refusal of a loop's pass past MaxSteps.
+var errSteps = errors.New("the template would do more steps of work than the limit MaxSteps")
+
+// reset readies b for a rendering under l of a template of tags tags.
+func (b *budget) reset(l promptfmt.TemplateLimits, tags int64) {
 	b.left, b.unlimited, b.logs = l.MaxBytes, l.MaxBytes <= 0, nil
+	b.steps, b.perPass, b.maxSteps = 0, max(tags, 1), l.MaxSteps
+}
+
+// pass counts a loop's pass, or stops the rendering.
+func (b *budget) pass() {
+	b.steps += b.perPass
+	if b.maxSteps > 0 && b.steps > b.maxSteps {
+		panic(errSteps)
+	}
 }
 
 // limit is what may still be built.

@@ -157,40 +157,36 @@
 // Bounded: the source and each partial (Limits' MaxSource, before they
 // are read or parsed); blocks ({{else if}} links counted) and
 // sub-expressions nested more than MaxDepth deep, at Load (the engine
-// recurses on each, parsing and rendering); partials, before rendering: one that includes
-// itself (the engine would recurse until the Go stack overflows) is an
-// error, as are partials nested deeper than MaxDepth and partials whose
-// expansion comes to more than MaxOutput bytes of template; the rendered
-// text and media URLs (MaxOutput, after rendering); a canceled context
-// (checked before and after); and the work, bounded before rendering as
-// for Mustache, since the engine (raymond) has no step budget or
-// cancellation: every tag of the expanded template once for each
-// combination of items its nested {{#each}} blocks and sections over a
-// value ({{#items}}, which loop over a list) could walk (the items
-// of every list and entries of every map in the data, counted) must stay
-// within MaxSteps, else Render refuses (a k-deep nest of loops over n
-// items is n^k passes). MaxBytes bounds what three helpers of this
-// package's, which replace the engine's with the same output, build in
-// a rendering: json, each output reckoned before it is made (the
-// runtime's builds a json of a json of ... n deep in 2^n bytes, and an
-// indent of a billion a space at a time); {{log}}, whose values become
-// Render's warnings (the engine's writes to the process's logger); and
-// {{#each}}, which builds its text once (the engine's adds each pass to
-// a string, n²/2 copies for n passes). The output is checked against
-// MaxOutput after rendering.
+// recurses on each, parsing and rendering); partials, before rendering:
+// one that includes itself (the engine would recurse until the Go stack
+// overflows) is an error, as are partials nested deeper than MaxDepth
+// and partials whose expansion comes to more than MaxOutput bytes of
+// template; the rendered text and media URLs (MaxOutput, after
+// rendering); a canceled context (checked before and after).
 //
-// Not bounded (left, and why): the engine builds what it renders without
-// a budget, and two of its ways copy quadratically where no helper of
-// this package's can stand in: a section over a list ({{#items}}...
-// {{/items}}) and a list printed whole ({{items}}) copy all the text
-// before each item again (10,000 items of a kilobyte take about 20 s);
-// and a value printed by many tags is built as many times, so a long
-// value under a template of many tags (or partials naming partials)
-// takes as much memory as MaxSteps times its length. Rendering a
-// stranger's template, or a template with a stranger's data, is bounded
-// in work and nesting but not in these. Bounding them needs an engine
-// with a budget of its own (raymond and the runtime changed where they
-// build text), which is a decision beyond this package's.
+// The engine (raymond) has no budget, no cancellation, and builds some
+// text in quadratic time, so the loops are rendered by helpers of this
+// package's, with the engine's output: {{#each}}, and a section
+// ({{#items}}...{{/items}}: a block whose name is a path, without
+// arguments, and no helper's), which Load hands to a helper of its own
+// (FuzzHanded holds the two renderings the same); and a value printed
+// alone ({{items}}), which the engine prints, for a list, item by item
+// into a string that it copies each time. The work: each pass of a loop
+// costs the template's tags (partials expanded), and past MaxSteps the
+// rendering stops (a k-deep nest of loops over n items is n^k passes).
+// MaxBytes bounds what these helpers build, and json, each output
+// reckoned before it is made (the runtime's json builds a json of a json
+// of ... n deep in 2^n bytes, and an indent of a billion a space at a
+// time), and {{log}}, whose values become Render's warnings (the
+// engine's writes to the process's logger). The output is checked
+// against MaxOutput after rendering.
+//
+// Not bounded (left, and why): a value printed by each tag is built by
+// the engine, so a long value under a template of many tags (or partials
+// naming partials) takes as much memory as the tags' count times its
+// length, within MaxSteps' passes. Bounding that needs the engine to
+// count what it builds (a change to raymond, which the runtime is built
+// on), not a helper.
 //
 // # Schemas
 //

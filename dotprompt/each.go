@@ -23,6 +23,7 @@ func (b *budget) each(context any, options *raymond.Options) any {
 	}
 	var out strings.Builder
 	pass := func(n, i int, ctx, key any, blockKey any) {
+		b.pass()
 		data := options.NewDataFrame()
 		data.Set("index", i)
 		data.Set("key", key)
@@ -65,3 +66,67 @@ func (b *budget) each(context any, options *raymond.Options) any {
 //
 //go:linkname evalBlock github.com/mbleigh/raymond.(*Options).evalBlock
 func evalBlock(options *raymond.Options, ctx any, data *raymond.DataFrame, key any) string
+
+// section is what the engine does with a block that names no helper
+// ({{#items}}...{{/items}}, handed here by checkGrammar's edit): a list
+// renders the block once for each item (with @index, @first, @last, and
+// the index as the second block parameter), another true value renders
+// it once with that value as the context, a false one renders {{else}}.
+// The engine adds each pass to a string (n²/2 copies for n items); this
+// builds once, and charges each pass to MaxBytes.
+func (b *budget) section(context any, options *raymond.Options) any {
+	if !raymond.IsTrue(context) {
+		return options.Inverse()
+	}
+	val := reflect.ValueOf(context)
+	if k := val.Kind(); k != reflect.Array && k != reflect.Slice {
+		text := evalBlock(options, context, nil, nil)
+		b.charge(int64(len(text)))
+		return text
+	}
+	var out strings.Builder
+	for i := 0; i < val.Len(); i++ {
+		b.pass()
+		data := options.NewDataFrame()
+		data.Set("index", i)
+		data.Set("key", nil)
+		data.Set("first", i == 0)
+		data.Set("last", i == val.Len()-1)
+		text := evalBlock(options, val.Index(i).Interface(), data, i)
+		b.charge(int64(len(text)))
+		out.WriteString(text)
+	}
+	return out.String()
+}
+
+// print is what the engine prints for a value alone ({{items}}, handed
+// here by checkGrammar's edit): its own string of it, but a list's items
+// one after the other, which the engine adds to a string one at a time.
+// What it prints is charged to MaxBytes.
+func (b *budget) print(value any) raymond.SafeString {
+	var out strings.Builder
+	var add func(v reflect.Value)
+	add = func(v reflect.Value) {
+		ival, ok := printableValue(v)
+		if val := reflect.ValueOf(ival); ok && (val.Kind() == reflect.Array || val.Kind() == reflect.Slice) {
+			for i := 0; i < val.Len(); i++ {
+				add(val.Index(i))
+			}
+			return
+		}
+		text := strValue(v) // the engine's, which panics as it does
+		b.charge(int64(len(text)))
+		out.WriteString(text)
+	}
+	add(reflect.ValueOf(value))
+	return raymond.SafeString(out.String())
+}
+
+// printableValue and strValue are the engine's, which print needs to
+// print as it does, and which it does not export.
+//
+//go:linkname printableValue github.com/mbleigh/raymond.printableValue
+func printableValue(v reflect.Value) (any, bool)
+
+//go:linkname strValue github.com/mbleigh/raymond.strValue
+func strValue(v reflect.Value) string

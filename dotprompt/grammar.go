@@ -22,30 +22,41 @@ import (
 // it, what Dotprompt's ParseDocument leaves of runtimeSrc (which starts
 // at offset base in src), and on each partial, and returns the first
 // error at its place: in the file, or in the partial's file (named
-// beside file).
-func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) *promptfmt.ParseError {
+// beside file). Without one, it returns runtimeSrc and the partials with
+// checkGrammar's edits made (see there).
+func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) (string, map[string]string, *promptfmt.ParseError) {
+	out := runtimeSrc
 	if parsed, err := dp.ParseDocument(runtimeSrc); err == nil {
 		tmpl := parsed.Template
-		if e := checkGrammar(tmpl, maxDepth); e != nil {
-			// The template is the body without the white space around it;
-			// when the runtime took more (it may), the body's start stands.
-			at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
-			if at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl {
+		// The template is the body without the white space around it;
+		// when the runtime took more (it may), the body's start stands
+		// for an error, and nothing is edited.
+		at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
+		found := at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl
+		edits, e := checkGrammar(tmpl, maxDepth)
+		if e != nil {
+			if found {
 				at += e.at
 			} else {
 				at = len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
 			}
-			return diag.Errorf(format, src, base+at, "%s", e.msg)
+			return "", nil, diag.Errorf(format, src, base+at, "%s", e.msg)
+		}
+		if found {
+			out = runtimeSrc[:at] + edit(tmpl, edits) + runtimeSrc[at+len(tmpl):]
 		}
 	}
+	edited := make(map[string]string, len(partials))
 	for _, name := range slices.Sorted(maps.Keys(partials)) {
-		if e := checkGrammar(partials[name], maxDepth); e != nil {
+		edits, e := checkGrammar(partials[name], maxDepth)
+		if e != nil {
 			pe := diag.Errorf(format, []byte(partials[name]), e.at, "%s (the partial %s)", e.msg, name)
 			pe.File = filepath.Join(filepath.Dir(file), filepath.FromSlash(partialFile(name)))
-			return pe
+			return "", nil, pe
 		}
+		edited[name] = edit(partials[name], edits)
 	}
-	return nil
+	return out, edited, nil
 }
 
 // partialFile is the file of the partial "dir/name": dir/_name.prompt,
@@ -64,7 +75,12 @@ type grammarError struct {
 
 // checkGrammar reads src as the engine's parser (raymond's) reads it,
 // with the engine's own lexer, and returns the first thing that parser
-// refuses, or nil. Load runs it on the template and on each partial
+// refuses, or nil and the edits that hand two of the engine's ways to
+// this package's helpers: a section ({{#items}}...{{/items}}, a block
+// whose name is a path, without arguments, and no helper's) becomes
+// {{#__promptfmt_section items}}...{{/__promptfmt_section}}, and a value
+// printed alone ({{items}}) {{__promptfmt_print items}}; each renders as
+// the engine's, but in linear time (see section and print). Load runs it on the template and on each partial
 // before the runtime parses them, for three reasons: that parser leaks
 // its lexer's goroutine, blocked forever and holding the source, on every
 // template it refuses (and a partial is parsed again at each rendering);
@@ -77,7 +93,7 @@ type grammarError struct {
 // The rules are the parser's (parser/parser.go in raymond, after
 // handlebars.js's grammar), in its order, so that the first error found
 // is the one it finds.
-func checkGrammar(src string, maxDepth int) (err *grammarError) {
+func checkGrammar(src string, maxDepth int) (edits []textEdit, err *grammarError) {
 	g := &grammar{lex: lexer.Scan(src), maxDepth: maxDepth}
 	defer func() {
 		g.drain() // the lexer's goroutine ends with its last token
@@ -86,15 +102,48 @@ func checkGrammar(src string, maxDepth int) (err *grammarError) {
 			if !ok {
 				panic(r)
 			}
-			err = e
+			edits, err = nil, e
 		}
 	}()
 	g.program()
 	if tok := g.shift(); tok.Kind != lexer.TokenEOF {
 		g.fail(tok, "%s where the template should end", found(tok))
 	}
-	return nil
+	return g.edits, nil
 }
+
+// textEdit replaces src[at:end] by text.
+type textEdit struct {
+	at, end int
+	text    string
+}
+
+// edit makes the edits, in order, to s.
+func edit(s string, edits []textEdit) string {
+	if len(edits) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 24*len(edits))
+	last := 0
+	for _, e := range edits {
+		b.WriteString(s[last:e.at])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// The names of section and print to the engine.
+const (
+	sectionHelper = "__promptfmt_section"
+	printHelper   = "__promptfmt_print"
+)
+
+// handed reports whether an expression is handed to section or print:
+// a path (not a literal), without arguments, that names no helper.
+func handed(e expr) bool { return e.path && !e.args && !knownHelpers[e.name] }
 
 // grammar is checkGrammar's reader: the tokens read ahead, and how deep
 // it is in blocks and sub-expressions.
@@ -103,6 +152,16 @@ type grammar struct {
 	ahead           []lexer.Token
 	over            bool // the lexer has given its last token
 	depth, maxDepth int
+	edits           []textEdit // in order
+}
+
+// expr is what the reader knows of an expression: its helper's name as a
+// block's end must give it, where that name starts, whether it is a path
+// (not a literal), and whether arguments follow it.
+type expr struct {
+	name       string
+	at         int
+	path, args bool
 }
 
 func (g *grammar) drain() {
@@ -217,7 +276,9 @@ func (g *grammar) mustache() {
 	if g.shift().Kind == lexer.TokenOpenUnescaped {
 		closing = lexer.TokenCloseUnescaped
 	}
-	g.expression()
+	if e := g.expression(); handed(e) {
+		g.edits = append(g.edits, textEdit{e.at, e.at, printHelper + " "})
+	}
 	g.expect(closing)
 }
 
@@ -227,7 +288,11 @@ func (g *grammar) mustache() {
 func (g *grammar) block() {
 	open := g.next()
 	g.enter(open)
-	name := g.openBlock()
+	e := g.openBlock()
+	section := open.Kind == lexer.TokenOpenBlock && handed(e) // {{^items}} renders no list
+	if section {
+		g.edits = append(g.edits, textEdit{e.at, e.at, sectionHelper + " "})
+	}
 	g.program()
 	if open.Kind == lexer.TokenOpenBlock {
 		g.inverseChain()
@@ -235,7 +300,7 @@ func (g *grammar) block() {
 		g.shift()
 		g.program()
 	}
-	g.closeBlock(name)
+	g.closeBlock(e.name, section)
 	g.leave()
 }
 
@@ -247,7 +312,9 @@ func (g *grammar) inverseChain() {
 	for g.is(lexer.TokenOpenInverseChain) {
 		g.enter(g.next())
 		links++
-		g.openBlock()
+		if e := g.openBlock(); handed(e) { // {{else items}}
+			g.edits = append(g.edits, textEdit{e.at, e.at, sectionHelper + " "})
+		}
 		g.program()
 	}
 	if g.is(lexer.TokenInverse) {
@@ -258,10 +325,9 @@ func (g *grammar) inverseChain() {
 }
 
 // openBlock : (OPEN_BLOCK | OPEN_INVERSE | OPEN_INVERSE_CHAIN) expression blockParams? CLOSE
-// It returns the block's name, as its end must give it.
-func (g *grammar) openBlock() string {
+func (g *grammar) openBlock() expr {
 	g.shift()
-	name := g.expression()
+	e := g.expression()
 	if g.is(lexer.TokenOpenBlockParams) {
 		g.shift()
 		if !g.is(lexer.TokenID) {
@@ -273,15 +339,23 @@ func (g *grammar) openBlock() string {
 		g.expect(lexer.TokenCloseBlockParams)
 	}
 	g.expect(lexer.TokenClose)
-	return name
+	return e
 }
 
-// closeBlock : OPEN_ENDBLOCK helperName CLOSE
-func (g *grammar) closeBlock(name string) {
+// closeBlock : OPEN_ENDBLOCK helperName CLOSE; a section's end names
+// section.
+func (g *grammar) closeBlock(name string, section bool) {
 	g.expect(lexer.TokenOpenEndBlock)
 	end := g.next()
 	if got, _ := ast.HelperNameStr(g.helperName()); got != name {
 		g.fail(end, "{{/%s}} closes the block %s", got, name)
+	}
+	if section {
+		at := end.Pos
+		if end.Kind == lexer.TokenString {
+			at-- // its quote: a string's token starts after it
+		}
+		g.edits = append(g.edits, textEdit{at, g.next().Pos, sectionHelper})
 	}
 	g.expect(lexer.TokenClose)
 }
@@ -290,7 +364,7 @@ func (g *grammar) closeBlock(name string) {
 // OPEN_END_RAW_BLOCK helperName CLOSE_RAW_BLOCK
 func (g *grammar) rawBlock() {
 	g.shift()
-	name := g.expression()
+	name := g.expression().name
 	g.expect(lexer.TokenCloseRawBlock)
 	g.expect(lexer.TokenContent)
 	g.expect(lexer.TokenOpenEndRawBlock)
@@ -301,25 +375,30 @@ func (g *grammar) rawBlock() {
 	g.expect(lexer.TokenCloseRawBlock)
 }
 
-// expression : helperName param* hash?; it returns the helper's name as
-// a block's end must give it.
-func (g *grammar) expression() string {
-	name, _ := ast.HelperNameStr(g.helperName())
-	g.paramsHash()
-	return name
+// expression : helperName param* hash?
+func (g *grammar) expression() expr {
+	at := g.next().Pos
+	n := g.helperName()
+	name, _ := ast.HelperNameStr(n)
+	_, path := n.(*ast.PathExpression)
+	return expr{name: name, at: at, path: path, args: g.paramsHash()}
 }
 
 // paramsHash : param* hash?; param : helperName | sexpr; hash :
-// (ID EQUALS param)+
-func (g *grammar) paramsHash() {
+// (ID EQUALS param)+. It reports whether there was any.
+func (g *grammar) paramsHash() bool {
+	any := false
 	for !g.isHashPair() && (g.is(lexer.TokenOpenSexpr) || g.isHelperName()) {
 		g.helperNameOrSexpr()
+		any = true
 	}
 	for g.isHashPair() {
 		g.shift()
 		g.shift()
 		g.helperNameOrSexpr()
+		any = true
 	}
+	return any
 }
 
 func (g *grammar) isHashPair() bool {

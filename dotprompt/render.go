@@ -8,7 +8,6 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -31,15 +30,13 @@ type Template struct {
 	meta   map[string]any // Render's: the front matter, named by the file
 	inputs []string
 	limits promptfmt.TemplateLimits
-	// loops is how deep {{#each}} blocks nest, partials expanded where
-	// they are named, and tags how many tags the expanded template has:
-	// Render's work bound.
-	loops int
-	tags  int64
+	// tags is how many tags the template has, partials expanded where
+	// they are named: what a pass of a loop costs (see budget).
+	tags int64
 
 	mu    sync.Mutex // the runtime's compiled template is not known to be safe for concurrent use
 	fn    dp.PromptFunction
-	built *budget // of the helpers json, each and log, which fn calls
+	built *budget // of the helpers json, each, log, section and print, which fn calls
 }
 
 // Load reads a Dotprompt file as a template: its syntax is checked as
@@ -81,8 +78,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	for name, p := range partials {
 		quiet[name] = quietComments(p)
 	}
-	if err := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File); err != nil {
-		return nil, finish(&s, err)
+	runtimeSrc, quiet, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
+	if perr != nil {
+		return nil, finish(&s, perr)
 	}
 	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 		return nil, finish(&s, err)
@@ -92,8 +90,8 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&s, renderError("", err))
 	}
-	loops, tags := loopBound(string(body), partials)
-	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, built: built, loops: loops, tags: tags}, nil
+	tags := expandedTags(string(body), partials)
+	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, built: built, tags: tags}, nil
 }
 
 // named is meta with the name and variant the file's name gives, as
@@ -129,8 +127,8 @@ func named(meta map[string]any, file string) map[string]any {
 	return out
 }
 
-// compile is the runtime's Compile, with the helpers json, each and log
-// of built; the Handlebars engine reports some errors by
+// compile is the runtime's Compile, with the helpers json, each, log,
+// section and print of built; the Handlebars engine reports some errors by
 // panicking, which become errors here.
 func compile(src string, partials map[string]string, built *budget) (fn dp.PromptFunction, err error) {
 	defer func() {
@@ -142,7 +140,8 @@ func compile(src string, partials map[string]string, built *budget) (fn dp.Promp
 	// InputSchema does, as the spec has it), and fails on a named schema
 	// it does not know: any name is an empty schema to it.
 	anySchema := func(string) (*jsonschema.Schema, error) { return &jsonschema.Schema{}, nil }
-	helpers := map[string]any{"json": built.json, "each": built.each, "log": built.log} // the runtime's and the engine's own yield to them
+	helpers := map[string]any{"json": built.json, "each": built.each, "log": built.log, // the runtime's and the engine's own yield to them
+		sectionHelper: built.section, printHelper: built.print}
 	return dp.NewDotprompt(&dp.DotpromptOptions{Partials: partials, SchemaResolver: anySchema, Helpers: helpers}).Compile(src, nil)
 }
 
@@ -183,23 +182,10 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		maps.Copy(merged, inputs)
 		inputs = merged
 	}
-	// The engine has no step budget: the most it can do is bounded before
-	// it starts, as for Mustache: every tag once for each combination of
-	// items the nested {{#each}} blocks could walk.
-	if l.MaxSteps > 0 {
-		items := 1 + countItems(inputs) + countItems(o.context) + int64(len(history))
-		work := t.tags
-		for range t.loops {
-			if work > l.MaxSteps {
-				break
-			}
-			work *= items
-		}
-		if work > l.MaxSteps {
-			return nil, finish(&s, renderError(fmt.Sprintf("the template may do more than %d steps of work: looping blocks ({{#each}}, sections over a list) nest %d deep over data of %d items (the limit MaxSteps)", l.MaxSteps, t.loops, items-1), nil))
-		}
-	}
 	out, logs, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
+	if errors.Is(err, errSteps) {
+		return nil, finish(&s, renderError(fmt.Sprintf("the template would do more than %d steps of work (the limit MaxSteps): each pass of {{#each}} or of a section over a list counts as its %d tags", l.MaxSteps, t.tags), nil))
+	}
 	if errors.Is(err, errBudget) {
 		return nil, finish(&s, renderError(fmt.Sprintf("the template would build more than %d bytes (the limit MaxBytes)", l.MaxBytes), nil))
 	}
@@ -244,7 +230,7 @@ func renderError(msg string, err error) *promptfmt.ParseError {
 
 // partialTag finds the partials a template names: {{> name ...}}, the
 // name its first word (the runtime's own resolver takes the whole tag).
-var partialTag = regexp.MustCompile(`{{>\s*([^\s}]+)`)
+var partialTag = regexp.MustCompile(`{{~?>\s*([^\s}~]+)`)
 
 // readPartials reads the partials src names, and theirs, from fsys: the
 // partial "dir/name" is the file dir/_name.prompt, as Dotprompt's
@@ -332,7 +318,7 @@ func toRuntime(msgs []promptfmt.Message) ([]dp.Message, error) {
 func (t *Template) exec(data *dp.DataArgument, l promptfmt.TemplateLimits) (out dp.RenderedPrompt, logs []string, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.built.reset(l)
+	t.built.reset(l, t.tags)
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("%v", r)
@@ -463,102 +449,27 @@ func checkPartials(src string, partials map[string]string, l promptfmt.TemplateL
 	return err
 }
 
-// blockTag finds what loopBound follows: a block's start and end
-// ({{#each xs}}, {{#xs}}, {{/xs}}) and partials, with Handlebars'
-// whitespace control.
-var blockTag = regexp.MustCompile(`{{~?\s*(?:([#/])\s*([^\s}~()]+)|>\s*([^\s}~]+))`)
-
-// notLoops are the blocks that render their body at most once; every
-// other block may loop: {{#each}}, and a section over a value
-// ({{#items}}), which the engine renders once for each item of a list.
-var notLoops = map[string]bool{"if": true, "unless": true, "with": true, "ifEquals": true, "unlessEquals": true}
-
-// loopBound returns how deep blocks that may loop nest in src ({{#each}}
-// and sections over a value, {{#items}}), partials expanded where they
-// are named (with the blocks around them), and how many tags the
-// expansion holds. Partials are known not to include
-// themselves (checkPartials).
-func loopBound(src string, partials map[string]string) (loops int, tags int64) {
-	type bound struct {
-		loops int
-		tags  int64
-	}
-	memo := map[string]bound{}
-	var walk func(text string) bound
-	walk = func(text string) bound {
-		b := bound{tags: int64(strings.Count(text, "{{"))}
-		var open []bool // each open block: whether it may loop
-		depth := 0
-		for _, m := range blockTag.FindAllStringSubmatch(text, -1) {
-			switch m[1] {
-			case "#":
-				loop := !notLoops[m[2]]
-				open = append(open, loop)
-				if loop {
-					depth++
-					b.loops = max(b.loops, depth)
-				}
-			case "/":
-				if n := len(open); n > 0 {
-					if open[n-1] {
-						depth--
-					}
-					open = open[:n-1]
-				}
-			default:
-				body, ok := partials[m[3]]
-				if !ok {
-					continue
-				}
-				p, done := memo[m[3]]
-				if !done {
-					p = walk(body)
-					memo[m[3]] = p
-				}
-				b.loops = max(b.loops, depth+p.loops)
-				b.tags += p.tags
+// expandedTags is how many tags src holds, each partial it names
+// expanded there (partials are known not to include themselves:
+// checkPartials).
+func expandedTags(src string, partials map[string]string) int64 {
+	memo := map[string]int64{}
+	var walk func(text string) int64
+	walk = func(text string) int64 {
+		n := int64(strings.Count(text, "{{"))
+		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
+			body, ok := partials[m[1]]
+			if !ok {
+				continue
 			}
-		}
-		return b
-	}
-	b := walk(src)
-	return b.loops, b.tags
-}
-
-// countItems counts the items of every list and the entries of every map
-// in v, however deep (any slice, array or map type): how many times, at
-// most, one {{#each}} can iterate.
-func countItems(v any) int64 {
-	return countValue(reflect.ValueOf(v))
-}
-
-func countValue(v reflect.Value) int64 {
-	switch v.Kind() {
-	case reflect.Interface, reflect.Pointer:
-		if v.IsNil() {
-			return 0
-		}
-		return countValue(v.Elem())
-	case reflect.Slice, reflect.Array:
-		n := int64(v.Len())
-		for i := range v.Len() {
-			n += countValue(v.Index(i))
-		}
-		return n
-	case reflect.Map:
-		n := int64(v.Len())
-		for it := v.MapRange(); it.Next(); {
-			n += countValue(it.Value())
-		}
-		return n
-	case reflect.Struct:
-		var n int64
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				n += countValue(v.Field(i))
+			p, done := memo[m[1]]
+			if !done {
+				p = walk(body)
+				memo[m[1]] = p
 			}
+			n += p
 		}
 		return n
 	}
-	return 0
+	return walk(src)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/promptfmt/promptfmt"
 )
@@ -209,9 +210,11 @@ func TestRunawayPartials(t *testing.T) {
 	}
 }
 
-// {{#each}} blocks nested over the data are bounded before rendering (the
-// engine has no step budget): what could take n^k passes is refused when
-// that passes MaxSteps; ordinary loops render.
+// Loops are counted as they pass ({{#each}} and sections over a list,
+// which this package's helpers render): each pass costs the template's
+// tags, and past MaxSteps the rendering stops. What would take n^k passes
+// stops within MaxSteps; ordinary loops render, and so does a section
+// over a value that is not a list around a long loop.
 func TestRenderLoopBound(t *testing.T) {
 	nested := "{{#each l}}{{#each ../l}}{{#each ../../l}}{{#each ../../../l}}{{#each ../../../../l}}{{#each ../../../../../l}}x{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}{{/each}}"
 	tpl, err := Load([]byte(nested))
@@ -219,23 +222,28 @@ func TestRenderLoopBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := make([]any, 100)
+	for i := range list {
+		list[i] = i
+	}
+	start := time.Now()
 	_, err = tpl.Render(context.Background(), map[string]any{"l": list})
-	if err == nil || !strings.Contains(err.Error(), "nest 6 deep over data of 101 items") {
+	if err == nil || !strings.Contains(err.Error(), "MaxSteps") {
 		t.Errorf("nested loops: %v", err)
 	}
+	t.Logf("100^6 passes refused in %v", time.Since(start))
 	// Typed data counts too.
-	_, err = tpl.Render(context.Background(), map[string]any{"l": make([]string, 100)})
+	_, err = tpl.Render(context.Background(), map[string]any{"l": []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"}})
 	if err == nil {
 		t.Error("typed list not counted")
 	}
 	// Through a partial, inside a loop.
 	fsys := fstest.MapFS{"_inner.prompt": {Data: []byte("{{#each ../l}}{{#each ../../l}}{{#each ../../../l}}y{{/each}}{{/each}}{{/each}}")}}
-	tpl, err = Load([]byte("{{#each l}}{{#each ../l}}{{#each ../../l}}{{> inner}}{{/each}}{{/each}}{{/each}}"), promptfmt.FS(fsys))
+	tpl, err = Load([]byte("{{#each l}}{{#each ../l}}{{#each ../../l}}{{~> inner}}{{/each}}{{/each}}{{/each}}"), promptfmt.FS(fsys))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tpl.Render(context.Background(), map[string]any{"l": list}); err == nil {
-		t.Error("loops through a partial not counted")
+	if _, err := tpl.Render(context.Background(), map[string]any{"l": list}); err == nil || !strings.Contains(err.Error(), "MaxSteps") {
+		t.Errorf("loops through a partial: %v", err)
 	}
 	// A section over a list loops as {{#each}} does; {{#if}} and
 	// {{#with}} do not.
@@ -245,9 +253,21 @@ func TestRenderLoopBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	few := promptfmt.Limits(promptfmt.TemplateLimits{MaxSteps: 1000})
-	_, err = tpl.Render(context.Background(), map[string]any{"l": make([]any, 20)}, few)
-	if err == nil || !strings.Contains(err.Error(), "nest 3 deep") {
+	_, err = tpl.Render(context.Background(), map[string]any{"l": list[:20]}, few)
+	if err == nil || !strings.Contains(err.Error(), "MaxSteps") {
 		t.Errorf("nested sections: %v", err)
+	}
+	// A section over a value that is not a list passes once.
+	tpl, err = Load([]byte("{{#user}}{{name}}: {{#items}}{{this}},{{/items}}{{/user}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := make([]any, 50_000)
+	for i := range items {
+		items[i] = i
+	}
+	if _, err := tpl.Render(context.Background(), map[string]any{"user": map[string]any{"name": "Ann", "items": items}}); err != nil {
+		t.Error(err)
 	}
 	// One loop over a long list is fine.
 	tpl, err = Load([]byte("{{#each l}}{{this}},{{/each}}"))
