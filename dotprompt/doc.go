@@ -174,19 +174,19 @@
 // into a string that it copies each time. The work: each pass of a loop
 // costs the template's tags (partials expanded), and past MaxSteps the
 // rendering stops (a k-deep nest of loops over n items is n^k passes).
-// MaxBytes bounds what these helpers build, and json, each output
+// MaxBytes bounds what these helpers build (a long value printed by
+// many tags counts each time), and json, each output
 // reckoned before it is made (the runtime's json builds a json of a json
 // of ... n deep in 2^n bytes, and an indent of a billion a space at a
 // time), and {{log}}, whose values become Render's warnings (the
 // engine's writes to the process's logger). The output is checked
 // against MaxOutput after rendering.
 //
-// Not bounded (left, and why): a value printed by each tag is built by
-// the engine, so a long value under a template of many tags (or partials
-// naming partials) takes as much memory as the tags' count times its
-// length, within MaxSteps' passes. Bounding that needs the engine to
-// count what it builds (a change to raymond, which the runtime is built
-// on), not a helper.
+// Not bounded (left, and why): what {{lookup}} and {{media}} print is
+// built by the engine and the runtime, outside MaxBytes, so a long value
+// printed that way by many tags takes as much memory as the tags' count
+// times its length. Bounding that needs the engine to count what it
+// builds (a change to raymond, which the runtime is built on).
 //
 // # Schemas
 //

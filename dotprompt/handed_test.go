@@ -119,3 +119,16 @@ func TestHandedLinear(t *testing.T) {
 		}
 	}
 }
+
+// A value printed by many tags counts each time against MaxBytes: 30,000
+// tags of a 10 KB value would be 300 MB.
+func TestHandedManyTags(t *testing.T) {
+	tpl, err := Load([]byte(strings.Repeat("{{doc}}", 30_000)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = tpl.Render(context.Background(), map[string]any{"doc": strings.Repeat("x", 10_000)})
+	if err == nil || !strings.Contains(err.Error(), "MaxBytes") {
+		t.Errorf("a gigabyte of one value: %v", err)
+	}
+}
