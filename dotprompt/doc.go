@@ -74,7 +74,12 @@
 // template and each partial, before the runtime sees them: what that
 // parser would refuse is an error at its line and column (in the
 // partial's file for a partial), never handed to it (it would leave a
-// goroutine blocked for each such template). The blanks inside comments
+// goroutine blocked for each such template). Decision: a block helper
+// called out of a block ({{if x}}, {{json (each xs)}}) is an error at
+// its place: handlebars.js renders it as nothing, but the engine renders
+// the block around it in its place, which calls it again until the Go
+// stack overflows (a fatal error: {{#if t}}{{if t}}{{/if}}, found by
+// FuzzHanded). The blanks inside comments
 // are handed to the engine as "x" (what a comment holds is never
 // rendered): its lexer costs n²/2 steps for a run of n of them.
 //

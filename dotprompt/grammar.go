@@ -71,6 +71,9 @@ func partialFile(name string) string {
 type grammarError struct {
 	at  int
 	msg string
+	// ours: refused by a rule of this package's (a limit, a block helper
+	// out of a block), not by the engine's parser
+	ours bool
 }
 
 // checkGrammar reads src as the engine's parser (raymond's) reads it,
@@ -78,9 +81,11 @@ type grammarError struct {
 // refuses, or nil and the edits that hand two of the engine's ways to
 // this package's helpers: a section ({{#items}}...{{/items}}, a block
 // whose name is a path, without arguments, and no helper's) becomes
-// {{#__promptfmt_section items}}...{{/__promptfmt_section}}, and a value
-// printed alone ({{items}}) {{__promptfmt_print items}}; each renders as
-// the engine's, but in linear time (see section and print). Load runs it on the template and on each partial
+// {{#__promptfmt_section items}}...{{/__promptfmt_section}}, a value
+// printed alone ({{items}}) {{__promptfmt_print items}}, and a helper's
+// value printed ({{lookup m k}}) {{__promptfmt_print (lookup m k)}};
+// each renders as the engine's, but in linear time and charged to
+// MaxBytes (see section and print). Load runs it on the template and on each partial
 // before the runtime parses them, for three reasons: that parser leaks
 // its lexer's goroutine, blocked forever and holding the source, on every
 // template it refuses (and a partial is parsed again at each rendering);
@@ -140,6 +145,10 @@ const (
 	sectionHelper = "__promptfmt_section"
 	printHelper   = "__promptfmt_print"
 )
+
+// charged are the helpers whose output is charged to MaxBytes already,
+// or is none: print needs not print them again.
+var charged = map[string]bool{"json": true, "log": true, printHelper: true, sectionHelper: true}
 
 // handed reports whether an expression is handed to section or print:
 // a path (not a literal), without arguments, that names no helper.
@@ -220,7 +229,22 @@ func (g *grammar) expect(kind lexer.TokenKind) lexer.Token {
 func (g *grammar) enter(tok lexer.Token) {
 	g.depth++
 	if g.maxDepth > 0 && g.depth > g.maxDepth {
-		g.fail(tok, "blocks and sub-expressions nest deeper than %d (the limit MaxDepth)", g.maxDepth)
+		panic(&grammarError{at: tok.Pos, msg: fmt.Sprintf("blocks and sub-expressions nest deeper than %d (the limit MaxDepth)", g.maxDepth), ours: true})
+	}
+}
+
+// blockHelpers render a block: the engine, given one out of a block
+// ({{if x}}, (each xs)), renders the block around it in its place, which
+// holds that call again: the Go stack overflows, a fatal error
+// ({{#if t}}{{if t}}{{/if}}, 26 bytes). handlebars.js renders such a call
+// as nothing.
+var blockHelpers = map[string]bool{"if": true, "unless": true, "with": true, "each": true,
+	"ifEquals": true, "unlessEquals": true, sectionHelper: true}
+
+// notBlock refuses a block helper's call out of a block.
+func (g *grammar) notBlock(e expr) {
+	if e.path && blockHelpers[e.name] {
+		panic(&grammarError{at: e.at, msg: fmt.Sprintf("%s renders a block: write {{#%s ...}}...{{/%s}} (out of a block, the engine would render the block around it again, without end)", e.name, e.name, e.name), ours: true})
 	}
 }
 
@@ -276,8 +300,13 @@ func (g *grammar) mustache() {
 	if g.shift().Kind == lexer.TokenOpenUnescaped {
 		closing = lexer.TokenCloseUnescaped
 	}
-	if e := g.expression(); handed(e) {
+	e := g.expression()
+	g.notBlock(e)
+	switch {
+	case handed(e):
 		g.edits = append(g.edits, textEdit{e.at, e.at, printHelper + " "})
+	case e.path && e.args && !charged[e.name]: // {{lookup m k}}, {{media url=u}}
+		g.edits = append(g.edits, textEdit{e.at, e.at, printHelper + " ("}, textEdit{g.next().Pos, g.next().Pos, ")"})
 	}
 	g.expect(closing)
 }
@@ -420,7 +449,7 @@ func (g *grammar) helperNameOrSexpr() {
 		return
 	}
 	g.enter(g.shift())
-	g.expression()
+	g.notBlock(g.expression())
 	g.expect(lexer.TokenCloseSexpr)
 	g.leave()
 }

@@ -119,11 +119,29 @@ func FuzzGrammar(f *testing.F) {
 		if err.at < 0 || err.at > len(src) {
 			t.Fatalf("%q: an error at %d, outside the source", src, err.at)
 		}
-		if refusedAsked < 5000 {
+		if refusedAsked < 5000 && !err.ours {
 			refusedAsked++
 			if _, perr := parser.Parse(src); perr == nil {
 				t.Fatalf("checkGrammar refuses %q (%s), which the engine's parser takes", src, err.msg)
 			}
 		}
 	})
+}
+
+// A block helper called out of a block is refused at its place: the
+// engine renders the block around it in its place, which calls it again,
+// until the Go stack overflows (a fatal error, not a panic).
+func TestBlockHelperOutOfBlock(t *testing.T) {
+	for src, at := range map[string]string{
+		"{{#if t}}F{{if t}}L{{/if}}":              "x.prompt:1:13",
+		"{{#each xs}}{{json (each xs)}}{{/each}}": "x.prompt:1:21",
+		"{{#xs}}{{~with x~}}{{/xs}}":              "x.prompt:1:11",
+		"{{> p (unless t)}}":                      "x.prompt:1:8",
+		"{{ifEquals a b}}":                        "x.prompt:1:3",
+	} {
+		_, err := Load([]byte(src), promptfmt.File("x.prompt"))
+		if err == nil || !strings.HasPrefix(err.Error(), at+": ") || !strings.Contains(err.Error(), "renders a block") {
+			t.Errorf("%s: %v, want an error at %s", src, err, at)
+		}
+	}
 }

@@ -36,6 +36,8 @@ var handedSeeds = []string{
 	"{{#each objs}}{{#../xs}}{{this}}{{/../xs}}{{/each}} {{#with m}}{{k}}{{#k}}{{this}}{{/k}}{{/with}}",
 	"{{#'xs'}}lit{{/'xs'}} {{#typed}}{{this}}{{/typed}} {{#xs}}{{#../nested}}{{this}}{{/../nested}}{{/xs}}",
 	"{{role \"system\"}}{{#xs}}{{this}}{{/xs}}{{role \"user\"}}{{xs}}",
+	"{{lookup @root 'xs'}} {{~lookup nested 0~}} {{{lookup m 'k'}}} {{media url=s contentType='image/png'}} {{#each xs}}{{lookup ../objs @index}}{{/each}}",
+	"{{role s}}{{json xs}} {{log s}}{{lookup (lookup @root 'm') 'k'}} {{#xs}}{{lookup @root this}}{{/xs}}",
 }
 
 // Handed to section and print, a template renders exactly as the engine
