@@ -180,18 +180,19 @@
 // costs the template's tags (partials expanded), and past MaxSteps the
 // rendering stops (a k-deep nest of loops over n items is n^k passes).
 // MaxBytes bounds what these helpers build (a long value printed by
-// many tags counts each time), and json, each output
-// reckoned before it is made (the runtime's json builds a json of a json
+// many tags counts each time, a loop's passes each time), and json,
+// each output reckoned before it is made (the runtime's json builds a json of a json
 // of ... n deep in 2^n bytes, and an indent of a billion a space at a
 // time), and {{log}}, whose values become Render's warnings (the
 // engine's writes to the process's logger). The output is checked
 // against MaxOutput after rendering.
 //
-// Not bounded (left, and why): what {{lookup}} and {{media}} print is
-// built by the engine and the runtime, outside MaxBytes, so a long value
-// printed that way by many tags takes as much memory as the tags' count
-// times its length. Bounding that needs the engine to count what it
-// builds (a change to raymond, which the runtime is built on).
+// What the engine itself builds outside these is then the template's
+// text, partials expanded (within MaxOutput), once, and the values of
+// tags, each passed through print (a value or a helper's
+// value printed, {{lookup m k}}) or json, and so charged. Left: data
+// that holds itself (a list given by Go code that contains itself; JSON
+// cannot) printed whole recurses without end, as the engine does.
 //
 // # Schemas
 //
