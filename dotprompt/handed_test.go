@@ -12,6 +12,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // handedData is what FuzzHanded renders with: lists (of lists, of maps,
@@ -61,7 +62,13 @@ func FuzzHanded(f *testing.F) {
 					err = errPanicked
 				}
 			}()
-			return dp.NewDotprompt(&dp.DotpromptOptions{SchemaResolver: anySchema}).Compile(src, nil)
+			// The runtime is given the file from its front matter on, as
+			// Load gives it (see Load).
+			orig := src[lines.SkipBOM([]byte(src)):]
+			if open, _, _, _, _ := frontMatter([]byte(orig), 0); open >= 0 {
+				orig = orig[open:]
+			}
+			return dp.NewDotprompt(&dp.DotpromptOptions{SchemaResolver: anySchema}).Compile(orig, nil)
 		}()
 		if err != nil {
 			return
