@@ -29,8 +29,8 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 	if parsed, err := dp.ParseDocument(runtimeSrc); err == nil {
 		tmpl := parsed.Template
 		// The template is the body without the white space around it;
-		// when the runtime took more (it may), the body's start stands
-		// for an error, and nothing is edited.
+		// when the runtime took it otherwise, the body's start stands for
+		// an error.
 		at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
 		found := at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl
 		edits, e := checkGrammar(tmpl, maxDepth)
@@ -42,8 +42,19 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 			}
 			return "", nil, diag.Errorf(format, src, base+at, "%s", e.msg)
 		}
-		if found {
-			out = runtimeSrc[:at] + edit(tmpl, edits) + runtimeSrc[at+len(tmpl):]
+		switch edited := edit(tmpl, edits); {
+		case found:
+			out = runtimeSrc[:at] + edited + runtimeSrc[at+len(tmpl):]
+		case len(edits) > 0:
+			// The runtime took the template otherwise (an empty front
+			// matter: it drops tabs and other blanks; YAML it cannot read:
+			// the whole file), with no metadata either way: it is given
+			// the edited template alone, which it must read as it is.
+			if again, err := dp.ParseDocument(edited); err != nil || again.Template != edited {
+				return "", nil, diag.Errorf(format, src, base+len(runtimeSrc)-len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace)),
+					"Dotprompt's runtime reads this file's template in a way promptfmt cannot follow (its front matter is empty or not YAML to it)")
+			}
+			out = edited
 		}
 	}
 	edited := make(map[string]string, len(partials))

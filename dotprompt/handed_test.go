@@ -39,6 +39,7 @@ var handedSeeds = []string{
 	"{{role \"system\"}}{{#xs}}{{this}}{{/xs}}{{role \"user\"}}{{xs}}",
 	"{{lookup @root 'xs'}} {{~lookup nested 0~}} {{{lookup m 'k'}}} {{media url=s contentType='image/png'}} {{#each xs}}{{lookup ../objs @index}}{{/each}}",
 	"{{role s}}{{json xs}} {{log s}}{{lookup (lookup @root 'm') 'k'}} {{#xs}}{{lookup @root this}}{{/xs}}",
+	"---\n---\n{{#xs}}\t{{this}} {{/xs}}\t{{nested}}", "---\n: [\n---\n{{#xs}}{{this}}{{/xs}}",
 }
 
 // Handed to section and print, a template renders exactly as the engine
@@ -143,5 +144,27 @@ func TestHandedManyTags(t *testing.T) {
 	}
 	if _, err := tpl.Render(context.Background(), doc); err != nil {
 		t.Error(err)
+	}
+}
+
+// Where the runtime takes the template otherwise than as the body (an
+// empty front matter: it drops tabs), it is handed the edited template
+// alone: sections are still handed, and counted against MaxSteps.
+func TestHandedEmptyFrontMatter(t *testing.T) {
+	tpl, err := Load([]byte("---\n---\n{{#xs}}\t{{#../xs}}{{#../../xs}}x{{/../../xs}}{{/../xs}}{{/xs}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := make([]any, 20)
+	for i := range xs {
+		xs[i] = i
+	}
+	few := promptfmt.Limits(promptfmt.TemplateLimits{MaxSteps: 1000})
+	if _, err := tpl.Render(context.Background(), map[string]any{"xs": xs}, few); err == nil || !strings.Contains(err.Error(), "MaxSteps") {
+		t.Errorf("8,000 passes under MaxSteps of 1,000: %v", err)
+	}
+	doc, err := tpl.Render(context.Background(), map[string]any{"xs": xs[:2]})
+	if err != nil || doc.Messages[0].Text() != "xxxxxxxx" {
+		t.Errorf("%v %v", doc, err)
 	}
 }
