@@ -124,37 +124,34 @@ func (g *geminiMapper) request(body *object, req *promptfmt.Request, meta *metaM
 	// The numbers are protobuf's float and int32: a value out of their
 	// range is refused (the API's JSON reader refuses it, genai's types
 	// cannot hold it).
-	float := func(f, name string, v *float64) {
-		switch why := geminiRange(req, f); {
-		case v == nil:
-		case why != "":
-			refuse(f, fmt.Sprintf("%s %v, out of the range of Gemini's %s (%s)", f, *v, name, why))
+	number := func(f, name string) {
+		var v any
+		switch fp, ip := numeric(req, f); {
+		case fp != nil && *fp != nil:
+			v = **fp
+		case ip != nil && *ip != nil:
+			v = **ip
 		default:
-			add(name, *v)
-			fields = append(fields, f)
+			return
 		}
-	}
-	integer := func(f, name string, v *int64) {
-		switch why := geminiRange(req, f); {
-		case v == nil:
-		case why != "":
-			refuse(f, fmt.Sprintf("%s %d, out of the range of Gemini's %s (%s)", f, *v, name, why))
-		default:
-			add(name, *v)
-			fields = append(fields, f)
+		if why := geminiRange(req, f); why != "" {
+			refuse(f, fmt.Sprintf("%s %v, out of the range of Gemini's %s (%s)", f, v, name, why))
+			return
 		}
+		add(name, v)
+		fields = append(fields, f)
 	}
-	float(promptfmt.FieldTemperature, "temperature", req.Temperature)
-	float(promptfmt.FieldTopP, "topP", req.TopP)
-	integer(promptfmt.FieldTopK, "topK", req.TopK)
-	integer(promptfmt.FieldMaxTokens, "maxOutputTokens", req.MaxTokens)
+	number(promptfmt.FieldTemperature, "temperature")
+	number(promptfmt.FieldTopP, "topP")
+	number(promptfmt.FieldTopK, "topK")
+	number(promptfmt.FieldMaxTokens, "maxOutputTokens")
 	if req.Stop != nil {
 		add("stopSequences", req.Stop)
 		fields = append(fields, promptfmt.FieldStop)
 	}
-	integer(promptfmt.FieldSeed, "seed", req.Seed)
-	float(promptfmt.FieldPresencePenalty, "presencePenalty", req.PresencePenalty)
-	float(promptfmt.FieldFrequencyPenalty, "frequencyPenalty", req.FrequencyPenalty)
+	number(promptfmt.FieldSeed, "seed")
+	number(promptfmt.FieldPresencePenalty, "presencePenalty")
+	number(promptfmt.FieldFrequencyPenalty, "frequencyPenalty")
 	if o := req.Output; o != nil {
 		near := req.Clone()
 		near.Output.Name, near.Output.Description, near.Output.Strict = "", "", o.Schema != nil
@@ -200,28 +197,10 @@ func otherSpelling(k string) string {
 // else "". The reader refuses what the writer would: a body
 // read is a body that can be written. Infinities are checkRequest's.
 func geminiRange(req *promptfmt.Request, field string) string {
-	var f *float64
-	var i *int64
-	switch field {
-	case promptfmt.FieldTemperature:
-		f = req.Temperature
-	case promptfmt.FieldTopP:
-		f = req.TopP
-	case promptfmt.FieldFrequencyPenalty:
-		f = req.FrequencyPenalty
-	case promptfmt.FieldPresencePenalty:
-		f = req.PresencePenalty
-	case promptfmt.FieldTopK:
-		i = req.TopK
-	case promptfmt.FieldMaxTokens:
-		i = req.MaxTokens
-	case promptfmt.FieldSeed:
-		i = req.Seed
-	}
-	switch {
-	case f != nil && math.Abs(*f) > math.MaxFloat32 && !math.IsInf(*f, 0):
+	switch f, i := numeric(req, field); {
+	case f != nil && *f != nil && math.Abs(**f) > math.MaxFloat32 && !math.IsInf(**f, 0):
 		return "a 32-bit float"
-	case i != nil && (*i < math.MinInt32 || *i > math.MaxInt32):
+	case i != nil && *i != nil && (**i < math.MinInt32 || **i > math.MaxInt32):
 		return "a 32-bit integer"
 	}
 	return ""

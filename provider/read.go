@@ -145,24 +145,38 @@ var (
 // setting reads v, the member key, into req's numeric or stop field
 // field (a provider's settings table names it).
 func (r *reader) setting(req *promptfmt.Request, field string, v *jsontree.Value, key string) {
+	if field == promptfmt.FieldStop {
+		req.Stop, _ = r.strings(v, key)
+		return
+	}
+	switch f, i := numeric(req, field); {
+	case f != nil:
+		*f = r.float(v, key)
+	case i != nil:
+		*i = r.integer(v, key)
+	}
+}
+
+// numeric is where req keeps its numeric setting field: a float's place
+// or an integer's (the other nil; both for another field).
+func numeric(req *promptfmt.Request, field string) (**float64, **int64) {
 	switch field {
 	case promptfmt.FieldTemperature:
-		req.Temperature = r.float(v, key)
+		return &req.Temperature, nil
 	case promptfmt.FieldTopP:
-		req.TopP = r.float(v, key)
+		return &req.TopP, nil
 	case promptfmt.FieldFrequencyPenalty:
-		req.FrequencyPenalty = r.float(v, key)
+		return &req.FrequencyPenalty, nil
 	case promptfmt.FieldPresencePenalty:
-		req.PresencePenalty = r.float(v, key)
+		return &req.PresencePenalty, nil
 	case promptfmt.FieldTopK:
-		req.TopK = r.integer(v, key)
+		return nil, &req.TopK
 	case promptfmt.FieldMaxTokens:
-		req.MaxTokens = r.integer(v, key)
+		return nil, &req.MaxTokens
 	case promptfmt.FieldSeed:
-		req.Seed = r.integer(v, key)
-	case promptfmt.FieldStop:
-		req.Stop, _ = r.strings(v, key)
+		return nil, &req.Seed
 	}
+	return nil, nil
 }
 
 // integer reads an integer field into *int64.
