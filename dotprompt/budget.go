@@ -34,8 +34,8 @@ func (b *budget) reset(l promptfmt.TemplateLimits, tags int64) {
 	b.steps, b.perPass, b.maxSteps = 0, max(tags, 1), l.MaxSteps
 }
 
-// pass counts a loop's pass, or stops the rendering.
-func (b *budget) pass() {
+// step counts a loop's pass, or stops the rendering.
+func (b *budget) step() {
 	b.steps += b.perPass
 	if b.maxSteps > 0 && b.steps > b.maxSteps {
 		panic(errSteps)

@@ -22,28 +22,15 @@ func (b *budget) each(context any, options *raymond.Options) any {
 		return options.Inverse()
 	}
 	var out strings.Builder
-	pass := func(n, i int, ctx, key any, blockKey any) {
-		b.pass()
-		data := options.NewDataFrame()
-		data.Set("index", i)
-		data.Set("key", key)
-		data.Set("first", i == 0)
-		data.Set("last", i == n-1)
-		text := evalBlock(options, ctx, data, blockKey)
-		b.charge(int64(len(text)))
-		out.WriteString(text)
-	}
 	val := reflect.ValueOf(context)
 	switch val.Kind() {
 	case reflect.Array, reflect.Slice:
-		for i := 0; i < val.Len(); i++ {
-			pass(val.Len(), i, val.Index(i).Interface(), nil, i)
-		}
+		b.passList(&out, options, val)
 	case reflect.Map:
 		keys := val.MapKeys()
 		for i, k := range keys {
 			key := k.Interface()
-			pass(len(keys), i, val.MapIndex(k).Interface(), key, key)
+			b.pass(&out, options, len(keys), i, val.MapIndex(k).Interface(), key, key)
 		}
 	case reflect.Struct:
 		var fields []int
@@ -54,10 +41,35 @@ func (b *budget) each(context any, options *raymond.Options) any {
 		}
 		for i, f := range fields {
 			key := val.Type().Field(f).Name
-			pass(len(fields), i, val.Field(f).Interface(), key, key)
+			b.pass(&out, options, len(fields), i, val.Field(f).Interface(), key, key)
 		}
 	}
 	return out.String()
+}
+
+// passList renders options' block once for each item of list, as the
+// engine's loops over a list do (no @key; the index is the second block
+// parameter).
+func (b *budget) passList(out *strings.Builder, options *raymond.Options, list reflect.Value) {
+	for i := 0; i < list.Len(); i++ {
+		b.pass(out, options, list.Len(), i, list.Index(i).Interface(), nil, i)
+	}
+}
+
+// pass renders options' block into out for the i-th of n items: its
+// context ctx, @key key and the key blockKey of {{... as |x k|}}, with
+// @index, @first and @last as the engine sets them; the pass counts
+// against MaxSteps, its text against MaxBytes.
+func (b *budget) pass(out *strings.Builder, options *raymond.Options, n, i int, ctx, key, blockKey any) {
+	b.step()
+	data := options.NewDataFrame()
+	data.Set("index", i)
+	data.Set("key", key)
+	data.Set("first", i == 0)
+	data.Set("last", i == n-1)
+	text := evalBlock(options, ctx, data, blockKey)
+	b.charge(int64(len(text)))
+	out.WriteString(text)
 }
 
 // evalBlock is the engine's, which each needs to give a pass its
@@ -85,17 +97,7 @@ func (b *budget) section(context any, options *raymond.Options) any {
 		return text
 	}
 	var out strings.Builder
-	for i := 0; i < val.Len(); i++ {
-		b.pass()
-		data := options.NewDataFrame()
-		data.Set("index", i)
-		data.Set("key", nil)
-		data.Set("first", i == 0)
-		data.Set("last", i == val.Len()-1)
-		text := evalBlock(options, val.Index(i).Interface(), data, i)
-		b.charge(int64(len(text)))
-		out.WriteString(text)
-	}
+	b.passList(&out, options, val)
 	return out.String()
 }
 
