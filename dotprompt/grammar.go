@@ -16,6 +16,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
+	"github.com/promptfmt/promptfmt/internal/splice"
 )
 
 // checkSyntax runs checkGrammar on the template as the runtime parses
@@ -42,7 +43,7 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 			}
 			return "", nil, diag.Errorf(format, src, base+at, "%s", e.msg)
 		}
-		switch edited := edit(tmpl, edits); {
+		switch edited := splice.Apply(tmpl, edits); {
 		case found:
 			out = runtimeSrc[:at] + edited + runtimeSrc[at+len(tmpl):]
 		case len(edits) > 0:
@@ -65,7 +66,7 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 			pe.File = filepath.Join(filepath.Dir(file), filepath.FromSlash(partialFile(name)))
 			return "", nil, pe
 		}
-		edited[name] = edit(partials[name], edits)
+		edited[name] = splice.Apply(partials[name], edits)
 	}
 	return out, edited, nil
 }
@@ -109,7 +110,7 @@ type grammarError struct {
 // The rules are the parser's (parser/parser.go in raymond, after
 // handlebars.js's grammar), in its order, so that the first error found
 // is the one it finds.
-func checkGrammar(src string, maxDepth int) (edits []textEdit, err *grammarError) {
+func checkGrammar(src string, maxDepth int) (edits []splice.Edit, err *grammarError) {
 	g := &grammar{lex: lexer.Scan(src), maxDepth: maxDepth}
 	defer func() {
 		g.drain() // the lexer's goroutine ends with its last token
@@ -126,29 +127,6 @@ func checkGrammar(src string, maxDepth int) (edits []textEdit, err *grammarError
 		g.fail(tok, "%s where the template should end", found(tok))
 	}
 	return g.edits, nil
-}
-
-// textEdit replaces src[at:end] by text.
-type textEdit struct {
-	at, end int
-	text    string
-}
-
-// edit makes the edits, in order, to s.
-func edit(s string, edits []textEdit) string {
-	if len(edits) == 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 24*len(edits))
-	last := 0
-	for _, e := range edits {
-		b.WriteString(s[last:e.at])
-		b.WriteString(e.text)
-		last = e.end
-	}
-	b.WriteString(s[last:])
-	return b.String()
 }
 
 // The names of section and print to the engine.
@@ -172,7 +150,7 @@ type grammar struct {
 	ahead           []lexer.Token
 	over            bool // the lexer has given its last token
 	depth, maxDepth int
-	edits           []textEdit // in order
+	edits           []splice.Edit // in order
 }
 
 // expr is what the reader knows of an expression: its helper's name as a
@@ -315,9 +293,9 @@ func (g *grammar) mustache() {
 	g.notBlock(e)
 	switch {
 	case handed(e):
-		g.edits = append(g.edits, textEdit{e.at, e.at, printHelper + " "})
+		g.edits = append(g.edits, splice.Insert(e.at, printHelper+" "))
 	case e.path && e.args && !charged[e.name]: // {{lookup m k}}, {{media url=u}}
-		g.edits = append(g.edits, textEdit{e.at, e.at, printHelper + " ("}, textEdit{g.next().Pos, g.next().Pos, ")"})
+		g.edits = append(g.edits, splice.Insert(e.at, printHelper+" ("), splice.Insert(g.next().Pos, ")"))
 	}
 	g.expect(closing)
 }
@@ -331,7 +309,7 @@ func (g *grammar) block() {
 	e := g.openBlock()
 	section := open.Kind == lexer.TokenOpenBlock && handed(e) // {{^items}} renders no list
 	if section {
-		g.edits = append(g.edits, textEdit{e.at, e.at, sectionHelper + " "})
+		g.edits = append(g.edits, splice.Insert(e.at, sectionHelper+" "))
 	}
 	g.program()
 	if open.Kind == lexer.TokenOpenBlock {
@@ -353,7 +331,7 @@ func (g *grammar) inverseChain() {
 		g.enter(g.next())
 		links++
 		if e := g.openBlock(); handed(e) { // {{else items}}
-			g.edits = append(g.edits, textEdit{e.at, e.at, sectionHelper + " "})
+			g.edits = append(g.edits, splice.Insert(e.at, sectionHelper+" "))
 		}
 		g.program()
 	}
@@ -395,7 +373,7 @@ func (g *grammar) closeBlock(name string, section bool) {
 		if end.Kind == lexer.TokenString {
 			at-- // its quote: a string's token starts after it
 		}
-		g.edits = append(g.edits, textEdit{at, g.next().Pos, sectionHelper})
+		g.edits = append(g.edits, splice.Edit{At: at, End: g.next().Pos, Text: sectionHelper})
 	}
 	g.expect(lexer.TokenClose)
 }

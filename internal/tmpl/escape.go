@@ -6,6 +6,7 @@ import (
 	"github.com/nikolalohinski/gonja/v2/config"
 	"github.com/nikolalohinski/gonja/v2/tokens"
 	"github.com/promptfmt/promptfmt/internal/gonja/exec"
+	"github.com/promptfmt/promptfmt/internal/splice"
 )
 
 // escapeFilter is the filter wrapOutputs puts on every {{ }}. A template
@@ -20,12 +21,6 @@ const escapeFilter = "__promptfmt_escape__"
 // comments and string literals are read exactly as gonja reads them; the
 // filter escapes the printed text of any value not marked safe.
 
-// insertion is text added to the template at an offset of the original.
-type insertion struct {
-	at   int
-	text string
-}
-
 // wrapOutputs returns src with every output wrapped, and the insertions
 // made (in order), to map positions back. src must already have LF line
 // endings, as gonja's lexer normalises them and reports offsets after it.
@@ -33,10 +28,10 @@ type insertion struct {
 // Gonja reads "{{ a if c else b }}" at the top of an output only, never
 // inside brackets, so there each branch is wrapped instead:
 // "{{ (a)|f if c else (b)|f }}".
-func wrapOutputs(src string) (string, []insertion) {
+func wrapOutputs(src string) (string, []splice.Edit) {
 	cfg := config.New()
 	cfg.KeepTrailingNewline = true // offsets stay offsets into src
-	var ins []insertion
+	var ins []splice.Edit          // insertions only
 	inOutput, open := false, false // open: a "(" waits for its ")|f"
 	depth := 0
 	var prev, last *tokens.Token // the branch's last two tokens at depth 0
@@ -49,7 +44,7 @@ func wrapOutputs(src string) (string, []insertion) {
 			ins = ins[:len(ins)-1] // Tera: a final | safe prints as is
 			return
 		}
-		ins = append(ins, insertion{at, ")|" + escapeFilter + " "})
+		ins = append(ins, splice.Insert(at, ")|"+escapeFilter+" "))
 	}
 	// End, not EOF: after an error token gonja's stream has no current
 	// token, and EOF would dereference it (an unclosed "{#", say); compile
@@ -58,7 +53,7 @@ func wrapOutputs(src string) (string, []insertion) {
 		tok := s.Next()
 		switch tok.Type {
 		case tokens.VariableBegin:
-			ins = append(ins, insertion{tok.Pos + len(tok.Val), "("})
+			ins = append(ins, splice.Insert(tok.Pos+len(tok.Val), "("))
 			inOutput, open, depth = true, true, 0
 			prev, last = nil, nil
 		case tokens.VariableEnd:
@@ -76,7 +71,7 @@ func wrapOutputs(src string) (string, []insertion) {
 			case "if":
 				closeAt(tok.Pos)
 			case "else":
-				ins = append(ins, insertion{tok.Pos + len(tok.Val), "("})
+				ins = append(ins, splice.Insert(tok.Pos+len(tok.Val), "("))
 				open = true
 				prev, last = nil, nil
 				continue
@@ -86,7 +81,7 @@ func wrapOutputs(src string) (string, []insertion) {
 			if open {
 				ins = ins[:len(ins)-1]
 			}
-			return apply(src, ins), ins
+			return splice.Apply(src, ins), ins
 		}
 		if inOutput && depth == 0 {
 			prev, last = last, tok
@@ -95,33 +90,13 @@ func wrapOutputs(src string) (string, []insertion) {
 	if open { // an output without its end: the author's syntax error
 		ins = ins[:len(ins)-1]
 	}
-	return apply(src, ins), ins
-}
-
-func apply(src string, ins []insertion) string {
-	if len(ins) == 0 {
-		return src
-	}
-	var b strings.Builder
-	n := len(src)
-	for _, in := range ins {
-		n += len(in.text)
-	}
-	b.Grow(n)
-	last := 0
-	for _, in := range ins {
-		b.WriteString(src[last:in.at])
-		b.WriteString(in.text)
-		last = in.at
-	}
-	b.WriteString(src[last:])
-	return b.String()
+	return splice.Apply(src, ins), ins
 }
 
 // originalColumn maps a 1-based line and column of the rewritten template
 // back to the column in the original: each insertion earlier on the line
 // shifted it right.
-func originalColumn(src string, ins []insertion, line, col int) int {
+func originalColumn(src string, ins []splice.Edit, line, col int) int {
 	if col <= 0 || len(ins) == 0 {
 		return col
 	}
@@ -138,18 +113,18 @@ func originalColumn(src string, ins []insertion, line, col int) int {
 	rest := col - 1
 	off := start
 	for _, in := range ins {
-		if in.at < start {
+		if in.At < start {
 			continue
 		}
-		if off+rest <= in.at {
+		if off+rest <= in.At {
 			break
 		}
-		rest -= in.at - off
-		off = in.at
-		if rest < len(in.text) {
+		rest -= in.At - off
+		off = in.At
+		if rest < len(in.Text) {
 			return off - start + 1 // inside our text: blame its place
 		}
-		rest -= len(in.text)
+		rest -= len(in.Text)
 	}
 	return off + rest - start + 1
 }

@@ -43,6 +43,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/splice"
 )
 
 // Options configures Jinja and Mustache.
@@ -138,8 +139,8 @@ func CompileJinja(src string, o Options) (err error) {
 // compiled is a parsed template and how its text was rewritten.
 type compiled struct {
 	tpl  *exec.Template
-	orig string      // the template before wrapOutputs
-	ins  []insertion // what wrapOutputs added
+	orig string        // the template before wrapOutputs
+	ins  []splice.Edit // what wrapOutputs inserted
 }
 
 func compile(src string, o Options, budget *exec.Budget) (*compiled, error) {
