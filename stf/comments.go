@@ -161,9 +161,33 @@ func commentPlaces(doc *promptfmt.Document) [][]int {
 // appendComments appends the comments at indexes at, each on its own lines.
 func appendComments(b []byte, doc *promptfmt.Document, at []int) []byte {
 	for _, i := range at {
-		b = append(append(b, doc.Comments[i].Text...), '\n')
+		b = appendCommentText(b, doc.Comments[i].Text)
 	}
 	return b
+}
+
+// appendCommentText appends a comment's text and the line break after it.
+// The reader drops one CR before each LF of a comment (a CRLF file's line
+// ends), so a line of the text that ends in CR is given one more: ";#\r"
+// is written ";#\r\r\n" and read back as it was.
+func appendCommentText(b []byte, text string) []byte {
+	for {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			break
+		}
+		b = appendCommentLine(b, text[:i])
+		text = text[i+1:]
+	}
+	return appendCommentLine(b, text)
+}
+
+func appendCommentLine(b []byte, line string) []byte {
+	b = append(b, line...)
+	if strings.HasSuffix(line, "\r") {
+		b = append(b, '\r')
+	}
+	return append(b, '\n')
 }
 
 // appendDataComments appends text as appendData does, with the comments
