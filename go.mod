@@ -10,6 +10,7 @@ require (
 require (
 	github.com/cbroglie/mustache v1.4.2
 	github.com/dustin/go-humanize v1.0.1
+	github.com/goccy/go-yaml v1.18.0
 	github.com/google/dotprompt/go v0.0.0-20251121213842-db5416a4f7ce
 	github.com/invopop/jsonschema v0.13.0
 	github.com/json-iterator/go v1.1.12
@@ -25,7 +26,6 @@ require (
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
-	github.com/goccy/go-yaml v1.18.0 // indirect
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/mailru/easyjson v0.9.1 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect

@@ -149,6 +149,11 @@
 // one that Genkit's code registers (ai.defineHelper), is an error at
 // Load, at the tag: the engine would render it as nothing, where
 // handlebars.js refuses it. A name without arguments is a value.
+// Decision: front matter that this package's YAML reader takes and the
+// runtime's (goccy/go-yaml) does not ("A: !!binary" with no value) is an
+// error at Load, at goccy's place: the runtime would print its error to
+// standard output and render the whole file, front matter included, as
+// the template, where Parse gives Meta.
 // Decision: a {{section "name"}} marker renders a part with metadata
 // only ({purpose: name, pending: true}), a place Genkit fills later with
 // content of its own (its output instructions, context documents); it has

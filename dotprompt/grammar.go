@@ -48,8 +48,9 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 			out = runtimeSrc[:at] + edited + runtimeSrc[at+len(tmpl):]
 		case len(edits) > 0:
 			// The runtime took the template otherwise (an empty front
-			// matter: it drops tabs and other blanks; YAML it cannot read:
-			// the whole file), with no metadata either way: it is given
+			// matter: it drops tabs and other blanks; YAML it cannot read,
+			// the whole file, is refused before, checkRuntimeYAML), with
+			// no metadata: it is given
 			// the edited template alone, which it must read as it is.
 			if again, err := dp.ParseDocument(edited); err != nil || again.Template != edited {
 				return "", nil, diag.Errorf(format, src, base+len(runtimeSrc)-len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace)),

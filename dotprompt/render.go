@@ -78,6 +78,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	for name, p := range partials {
 		quiet[name] = quietComments(p)
 	}
+	if perr := checkRuntimeYAML(src, len(src)-len(body)+runtimeAt, runtimeSrc); perr != nil {
+		return nil, finish(&s, perr)
+	}
 	runtimeSrc, quiet, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
 	if perr != nil {
 		return nil, finish(&s, perr)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -395,5 +397,33 @@ func TestUnknownHelpers(t *testing.T) {
 	fsys := fstest.MapFS{"_p.prompt": {Data: []byte("{{upper x}}")}}
 	if _, err := Load([]byte("{{> p}}"), promptfmt.FS(fsys)); err == nil || !strings.Contains(err.Error(), "partial p: {{upper x}} calls upper") {
 		t.Errorf("partial: %v", err)
+	}
+}
+
+// Front matter our YAML reader takes and the runtime's (goccy/go-yaml)
+// does not is refused at Load, at goccy's place: the runtime would print
+// to standard output and render the whole file, front matter included.
+func TestRuntimeYAML(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	_, lerr := Load([]byte("---\nmodel: x\nA: !!binary \n---\nhi {{name}}\n"), promptfmt.File("f.prompt"))
+	os.Stdout = stdout
+	w.Close()
+	printed, _ := io.ReadAll(r)
+	if len(printed) > 0 {
+		t.Errorf("printed to standard output: %q", printed)
+	}
+	if lerr == nil || !strings.HasPrefix(lerr.Error(), "f.prompt:3:5: Dotprompt's runtime cannot read this front matter") {
+		t.Errorf("got %v", lerr)
+	}
+	// What goccy reads is rendered as before; an empty front matter reads no YAML.
+	for _, src := range []string{"---\nmodel: x\nconfig: {temperature: 1}\n---\nhi", "---\n---\nhi", "---\n\n---\nhi"} {
+		if _, err := Load([]byte(src)); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
 	}
 }

@@ -302,8 +302,15 @@ func FloatText(v float64) string {
 // Decode read from src[start:]: its line and column, which yaml.v3 counts
 // in characters.
 func Offset(src []byte, start int, n *yaml.Node) int {
+	return LineColOffset(src, start, n.Line, n.Column)
+}
+
+// LineColOffset returns the offset in src of the 1-based line and column
+// (in characters) of front matter that starts at src[start:], as a YAML
+// reader reports them.
+func LineColOffset(src []byte, start, line, col int) int {
 	firstLine, _ := lines.Position(src, start)
-	return offset(src, firstLine, n.Line, n.Column)
+	return offset(src, firstLine, line, col)
 }
 
 // KeyNode is the key node of path in the mapping n (a document node is
