@@ -47,6 +47,10 @@ type Template interface {
 	Inputs() []string
 	// Render renders the template with inputs and returns the document a
 	// model receives: its messages, and the file's metadata. A canceled
-	// ctx stops the rendering (as its limits do) with an error.
+	// ctx stops the rendering (as its limits do) with an error. Inputs
+	// are JSON-like values or any Go data the engine reflects over; maps,
+	// lists and structs nested more than 1000 levels deep, or a map or
+	// list that contains itself (which printing would follow without
+	// end), are an error.
 	Render(ctx context.Context, inputs map[string]any, opts ...Option) (*Document, error)
 }

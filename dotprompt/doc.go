@@ -195,9 +195,9 @@
 // What the engine itself builds outside these is then the template's
 // text, partials expanded (within MaxOutput), once, and the values of
 // tags, each passed through print (a value or a helper's
-// value printed, {{lookup m k}}) or json, and so charged. Left: data
-// that holds itself (a list given by Go code that contains itself; JSON
-// cannot) printed whole recurses without end, as the engine does.
+// value printed, {{lookup m k}}) or json, and so charged. Data given by
+// Go code that contains itself, which the engine would print until the
+// Go stack overflows, is refused before rendering (promptfmt.Template).
 //
 // # Schemas
 //

@@ -19,6 +19,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/picoschema"
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
 // Template is a loaded Dotprompt file, rendered by Dotprompt's own Go
@@ -185,6 +186,9 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 		maps.Copy(merged, inputs)
 		inputs = merged
 	}
+	if err := checkNesting(inputs, o.context, o.history); err != nil {
+		return nil, finish(&s, err)
+	}
 	out, logs, err := t.exec(&dp.DataArgument{Input: inputs, Messages: history, Context: o.context}, l)
 	if errors.Is(err, errSteps) {
 		return nil, finish(&s, renderError(fmt.Sprintf("the template would do more than %d steps of work (the limit MaxSteps): each pass of {{#each}} or of a section over a list counts as its %d tags", l.MaxSteps, t.tags), nil))
@@ -217,6 +221,26 @@ func (t *Template) Render(ctx context.Context, inputs map[string]any, opts ...pr
 	takeRequest(rendered, nil, 0)
 	rendered.Warnings = warnings
 	return rendered, nil
+}
+
+// checkNesting refuses Go data that nests past values.MaxDepth or
+// contains itself (values.Nesting), which the engine would print until
+// the Go stack overflows, a crash no recover catches.
+func checkNesting(inputs, context map[string]any, history []promptfmt.Message) *promptfmt.ParseError {
+	for _, d := range []struct {
+		what string
+		m    map[string]any
+	}{{"input", inputs}, {"context", context}} {
+		if k, msg := values.NestingIn(d.m); msg != "" {
+			return renderError(fmt.Sprintf("%s %q: %s", d.what, k, msg), nil)
+		}
+	}
+	for i, m := range history {
+		if k, msg := values.NestingIn(m.Metadata); msg != "" {
+			return renderError(fmt.Sprintf("history message %d, metadata %q: %s", i+1, k, msg), nil)
+		}
+	}
+	return nil
 }
 
 // renderError is an error of the template as a whole (the runtime gives

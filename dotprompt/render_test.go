@@ -427,3 +427,28 @@ func TestRuntimeYAML(t *testing.T) {
 		}
 	}
 }
+
+// Go data that contains itself is refused before the engine prints it
+// (raymond recursed until the Go stack overflowed: a crash of the process).
+func TestRenderSelfContaining(t *testing.T) {
+	self := map[string]any{"a": "x"}
+	self["self"] = self
+	tpl, err := Load([]byte("{{self}} {{@state.self}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		inputs map[string]any
+		opts   []promptfmt.Option
+		want   string
+	}{
+		{map[string]any{"self": self}, nil, `input "self": a map that contains itself`},
+		{nil, []promptfmt.Option{Data(map[string]any{"input": map[string]any{"self": []any{self}}})}, `input "self": a map that contains itself`},
+		{nil, []promptfmt.Option{Data(map[string]any{"context": map[string]any{"state": self}})}, `context "state": a map that contains itself`},
+		{nil, []promptfmt.Option{History([]promptfmt.Message{{Role: "user", Content: []promptfmt.ContentPart{promptfmt.Text("hi")}, Metadata: map[string]any{"m": self}}})}, `history message 1, metadata "m": a map`},
+	} {
+		if _, err := tpl.Render(context.Background(), c.inputs, c.opts...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+}

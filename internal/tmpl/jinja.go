@@ -44,6 +44,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/gonja/exec"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/splice"
+	"github.com/promptfmt/promptfmt/internal/values"
 )
 
 // Options configures Jinja and Mustache.
@@ -106,6 +107,9 @@ const rootID = "template"
 // are JSON-like (strings, numbers, bools, nil, []any, map[string]any) or any
 // Go value gonja reflects over.
 func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
+	if err := checkInputs(ctx); err != nil {
+		return "", err
+	}
 	budget := o.budget()
 	defer recoverPanic(&err, budget)
 	c, err := compile(src, o, budget)
@@ -288,4 +292,14 @@ func short(s string) string {
 // lineOf returns the 1-based line of offset off in src.
 func lineOf(src string, off int) int {
 	return 1 + strings.Count(src[:off], "\n")
+}
+
+// checkInputs refuses Go data that nests past values.MaxDepth or contains
+// itself (values.Nesting): the engines print it until the Go stack
+// overflows, or as "{}" when their JSON encoder gives up.
+func checkInputs(ctx map[string]any) *Error {
+	if k, msg := values.NestingIn(ctx); msg != "" {
+		return &Error{Msg: fmt.Sprintf("input %q: %s", k, msg)}
+	}
+	return nil
 }

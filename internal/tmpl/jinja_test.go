@@ -205,3 +205,19 @@ func TestLexErrorIsNoCrash(t *testing.T) {
 		require.NotContains(t, err.Error(), "engine failed", src)
 	}
 }
+
+// Go inputs that contain themselves are refused: the engines printed them
+// as "{}" (gonja, its JSON encoder giving up) or recursed.
+func TestInputsContainingThemselves(t *testing.T) {
+	self := map[string]any{"a": "x"}
+	self["self"] = self
+	list := []any{"x", nil}
+	list[1] = list
+	for _, in := range []map[string]any{{"self": self}, {"self": list}} {
+		for name, render := range map[string]func(string, map[string]any, Options) (string, error){"jinja": Jinja, "mustache": Mustache} {
+			out, err := render("{{self}}", in, Options{})
+			require.ErrorContains(t, err, `input "self": a `, "%s rendered %q", name, out)
+			require.ErrorContains(t, err, "contains itself")
+		}
+	}
+}

@@ -15,6 +15,9 @@ import (
 // StrictUndefined do not apply; Limits.MaxOutput, MaxSource and MaxSteps do
 // (see mustacheWork).
 func Mustache(src string, ctx map[string]any, o Options) (_ string, err error) {
+	if err := checkInputs(ctx); err != nil {
+		return "", err
+	}
 	defer recoverPanic(&err, nil)
 	limits := o.Limits.Effective()
 	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
