@@ -26,7 +26,9 @@ import (
 // environment variable (an error when unset), ${env:NAME:default} by the
 // variable or the default, and ${file:path} by the file's contents (JSON
 // and YAML files decoded, other files as text). A key of the wrong type is
-// an error at its line and column.
+// an error at its line and column. The template is read by its engine
+// (jinja2 or mustache) without inputs: a syntax error is Load's, at its
+// place; what only inputs cause is Render's and Prepare's.
 //
 // Options: promptfmt.FS is where ${file:} references and local media
 // inputs are read, from its top (without it, none is); promptfmt.File
@@ -115,6 +117,9 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 	// duplicate attribute, say) are warned about where the author wrote
 	// them, as parsing the body as text would warn.
 	a.Warnings = append(a.Warnings, markerWarnings(src, start)...)
+	if err := a.checkTemplate(c); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -71,13 +71,15 @@ func TestOptionsFile(t *testing.T) {
 
 	_, err = Load([]byte("---\nname: 1\n---\n"), promptfmt.File("l.prompty"))
 	require.EqualError(t, err, "l.prompty:2:7: front matter: name: want a string, not a number")
-	a, err := Load([]byte(lines.BOM+"system:\n{{ x +  }}"), promptfmt.File("l.prompty"))
+	_, err = Load([]byte(lines.BOM+"system:\n{{ x +  }}"), promptfmt.File("l.prompty"))
+	require.ErrorContains(t, err, "l.prompty:2:", "a syntax error is Load's")
+	a, err := Load([]byte(lines.BOM+"system:\n{{ x[0] }}"), promptfmt.File("l.prompty"))
 	require.NoError(t, err)
 	assert.Equal(t, "l.prompty", a.File)
 	assert.Equal(t, "l.prompty", a.Warnings[0].File)
-	_, err = Render(a, nil)
+	_, err = Render(a, map[string]any{"x": 1})
 	require.ErrorContains(t, err, "l.prompty:2:")
-	_, err = Prepare(a, nil)
+	_, err = Prepare(a, map[string]any{"x": 1})
 	require.ErrorContains(t, err, "l.prompty:2:")
 
 	fsys := fstest.MapFS{

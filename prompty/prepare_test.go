@@ -56,25 +56,27 @@ func TestRenderErrors(t *testing.T) {
 	_, err := Render(a, nil)
 	require.EqualError(t, err, "prompty: Missing required input: question")
 
-	a = load(t, "---\nname: x\n---\n\nsystem:\nline\n{% if %}\n")
-	_, err = Render(a, nil)
+	// Syntax errors are Load's, at their place (a check's, without inputs).
+	_, err = Load([]byte("---\nname: x\n---\n\nsystem:\nline\n{% if %}\n"))
 	require.ErrorContains(t, err, `prompty: Unable to parse controlStructure "if"`, "gonja gives no position for this one")
 	src := "---\nname: x\n---\nsystem:\n{{ a +  }}\n"
-	a = load(t, src)
-	_, err = Render(a, nil)
+	_, err = Load([]byte(src))
 	require.ErrorContains(t, err, "prompty:5:")
 	var pe *promptfmt.ParseError
 	require.ErrorAs(t, err, &pe)
 	line, col := lines.Position([]byte(src), pe.Offset)
 	require.Equal(t, []int{pe.Line, pe.Col}, []int{line, col}, "the offset agrees with line and column")
 
-	a = load(t, "---\ntemplate: {format: {kind: mustache}}\n---\nsystem:\nok\n{{#open}}\n")
-	_, err = Render(a, nil)
+	_, err = Load([]byte("---\ntemplate: {format: {kind: mustache}}\n---\nsystem:\nok\n{{#open}}\n"))
 	require.ErrorContains(t, err, "prompty:6:1: Section open has no closing tag")
 
-	a = load(t, "---\ntemplate: handlebars\n---\nx")
-	_, err = Render(a, nil)
+	_, err = Load([]byte("---\ntemplate: handlebars\n---\nx"))
 	require.ErrorContains(t, err, `unknown template format "handlebars"`)
+
+	// An error only inputs cause is Render's.
+	src = "---\nname: x\n---\nsystem:\n{{ a[0] }}\n"
+	_, err = Render(load(t, src), map[string]any{"a": 1})
+	require.ErrorContains(t, err, "prompty:5:")
 	_, err = Prepare(load(t, "---\ntemplate: {format: jinja2, parser: markdown}\n---\nx"), nil)
 	require.ErrorContains(t, err, `unknown template parser "markdown"`)
 

@@ -113,23 +113,53 @@ func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (strin
 		n.render = NewNonce()
 		tpl = PreRender(tpl, n.render)
 	}
-	var out string
-	switch a.Template.Format {
-	case "jinja2", "jinja", "":
-		out, err = tmpl.Jinja(tpl, ctx, tmpl.Options{Limits: c.Limits, Done: c.done})
-	case "mustache":
-		out, err = tmpl.Mustache(tpl, ctx, tmpl.Options{Limits: c.Limits, Done: c.done})
-	default:
-		return "", nil, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
-	}
+	e, err := a.templateEngine()
 	if err != nil {
-		var te *tmpl.Error
-		if errors.As(err, &te) {
-			return "", nil, a.errorf(te.Line, te.Col, "%s", te.Msg)
-		}
-		return "", nil, a.errorf(0, 0, "%v", err)
+		return "", nil, err
+	}
+	out, err := e.render(tpl, ctx, tmpl.Options{Limits: c.Limits, Done: c.done})
+	if err != nil {
+		return "", nil, a.templateError(err)
 	}
 	return out, n, nil
+}
+
+// templateEngine is the template engine Template.Format names.
+type templateEngine struct {
+	render  func(src string, ctx map[string]any, o tmpl.Options) (string, error)
+	compile func(src string, o tmpl.Options) error
+}
+
+func (a *Agent) templateEngine() (templateEngine, error) {
+	switch a.Template.Format {
+	case "jinja2", "jinja", "":
+		return templateEngine{tmpl.Jinja, tmpl.CompileJinja}, nil
+	case "mustache":
+		return templateEngine{tmpl.Mustache, tmpl.CompileMustache}, nil
+	}
+	return templateEngine{}, a.errorf(0, 0, "unknown template format %q (want jinja2 or mustache)", a.Template.Format)
+}
+
+// checkTemplate reads the template as its engine will, without inputs,
+// so that Load reports its syntax errors, at their place.
+func (a *Agent) checkTemplate(c *config) error {
+	e, err := a.templateEngine()
+	if err != nil {
+		return err
+	}
+	if err := e.compile(a.Instructions, tmpl.Options{Limits: c.Limits}); err != nil {
+		return a.templateError(err)
+	}
+	return nil
+}
+
+// templateError is an engine's error in the agent's file.
+func (a *Agent) templateError(err error) error {
+	var te *tmpl.Error
+	if errors.As(err, &te) {
+		return a.errorf(te.Line, te.Col, "%s", te.Msg)
+	}
+	return a.errorf(0, 0, "%v", err)
 }
 
 // errorf is an error in the agent's file at line (1-based) of the

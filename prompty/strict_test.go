@@ -93,10 +93,15 @@ func TestStrictMode(t *testing.T) {
 // A template error in an attribute of a role marker, which strict mode
 // rewrites before rendering, is placed within the line as written.
 func TestStrictErrorColumnWithinLine(t *testing.T) {
-	a, err := Load([]byte("user[a=\"{%\"]:\nhi\n"))
-	require.NoError(t, err)
-	_, err = Prepare(a, nil)
+	src := "user[a=\"{%\"]:\nhi\n"
+	_, err := Load([]byte(src)) // Load reads the template as written
 	var pe *promptfmt.ParseError
+	require.ErrorAs(t, err, &pe)
+	require.Equal(t, 1, pe.Line)
+	require.LessOrEqual(t, pe.Col, len(`user[a="{%"]:`)+1)
+	// Prepare, given such an agent, renders it rewritten.
+	_, err = Prepare(&Agent{Instructions: src, InstructionsLine: 1}, nil)
+	pe = nil
 	require.ErrorAs(t, err, &pe)
 	require.Equal(t, 1, pe.Line)
 	require.LessOrEqual(t, pe.Col, len(`user[a="{%"]:`)+1)

@@ -34,6 +34,10 @@ type formatInfo struct {
 	// parseIn, when set, is parse for a file in directory dir (for a
 	// format that reads other files relative to it).
 	parseIn func(src []byte, dir string) (*promptfmt.Document, error)
+	// check, when set, is what check does beside parse: load the file
+	// (without rendering it), for its template's syntax and the files it
+	// names, problems that reading its messages does not see.
+	check func(src []byte, file string) error
 	// isTemplate, when set, says that writing the file back would replace
 	// its template by what it renders to: fmt and convert refuse it.
 	isTemplate func(src []byte) bool
@@ -63,15 +67,35 @@ type promptyTemplate struct {
 }
 
 func loadPrompty(src []byte, file string) (template, error) {
-	var opts []promptfmt.Option
-	if file != "" { // the files it names, from inside its directory only
-		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))))
-	}
-	a, err := prompty.Load(src, opts...)
+	a, err := prompty.Load(src, promptyOptions(file)...)
 	if err != nil {
 		return nil, err
 	}
 	return promptyTemplate{a, src}, nil
+}
+
+func promptyOptions(file string) []promptfmt.Option {
+	var opts []promptfmt.Option
+	if file != "" { // the files it names, from inside its directory only
+		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))))
+	}
+	return opts
+}
+
+// checkPrompty loads a .prompty file as check reads it: an ${env:NAME}
+// that is not set here is no problem of the file (it is set where the
+// prompt runs), so it reads as "".
+func checkPrompty(src []byte, file string) error {
+	_, err := prompty.Load(src, append(promptyOptions(file), prompty.LookupEnv(func(name string) (string, bool) {
+		v, _ := os.LookupEnv(name)
+		return v, true
+	}))...)
+	return err
+}
+
+func checkDotprompt(src []byte, file string) error {
+	_, err := loadDotprompt(src, file)
+	return err
 }
 
 // Render shows the template's output for a reader: without strict mode's
@@ -251,8 +275,8 @@ func commandFormats() []formatInfo {
 			load:       loadPDL,
 			isTemplate: pdl.IsTemplate,
 		},
-		"prompty":   {load: loadPrompty},
-		"dotprompt": {load: loadDotprompt},
+		"prompty":   {load: loadPrompty, check: checkPrompty},
+		"dotprompt": {load: loadDotprompt, check: checkDotprompt},
 	}
 	var out []formatInfo
 	for _, f := range registry.All() {

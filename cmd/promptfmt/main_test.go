@@ -162,6 +162,38 @@ func TestCheck(t *testing.T) {
 	assert.Contains(t, errOut, warn+":3:1: warning: attribute a is given twice")
 }
 
+// check loads a template file as messages would: its template's syntax
+// and the partials it names are problems, which parsing the messages alone
+// does not see.
+func TestCheckTemplates(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(src), 0o644))
+		return p
+	}
+	for _, c := range []struct{ name, src, want string }{
+		{"if.prompty", "---\nname: x\n---\nuser:\n{% if x %}\nhi\n", ":6:3: Unexpected EOF, expected tag elif or else or endif."},
+		{"open.prompt", "---\nmodel: m\n---\n{{foo (}}\n", ":4:8: expected a name"},
+		{"helper.prompt", "---\nmodel: m\n---\n{{list x}}\n", ":4:1: {{list x}} calls list"},
+		{"partial.prompt", "---\nmodel: m\n---\n{{> missing}}\n", ": partial missing"},
+		{"yaml.prompt", "---\nmodel: m\nA: !!binary \n---\nhi\n", ":3:5: Dotprompt's runtime cannot read this front matter"},
+		{"file.prompty", "---\ndescription: ${file:missing.txt}\n---\nuser:\nhi\n", ":2:14: front matter: description: ${file:missing.txt}"},
+	} {
+		f := file(c.name, c.src)
+		_, errOut, status := runCmd(t, "", "check", f)
+		assert.Equal(t, 1, status, c.name)
+		assert.Contains(t, errOut, f+c.want, c.name)
+	}
+	file("_card.prompt", "{{title}}")
+	// An environment variable is the place's, not the file's: one not set
+	// here is no problem.
+	for _, name := range []string{file("fine.prompty", "---\nname: x\nmodel:\n  connection:\n    api_key: ${env:PROMPTFMT_TEST_UNSET}\n---\nuser:\n{% if x %}hi{% endif %}\n"), file("fine.prompt", "---\nmodel: m\n---\n{{> card}} {{#if a}}x{{/if}}\n")} {
+		_, errOut, status := runCmd(t, "", "check", name)
+		assert.Equal(t, 0, status, errOut)
+	}
+}
+
 func TestFmtAndConvert(t *testing.T) {
 	messy := "# SYSTEM :\r\nBe brief.\r\n\r\n\r\n  user[name=\"Ross\"]:\r\nHi\r\n"
 	canonical := "system:\nBe brief.\n\nuser[name=Ross]:\nHi\n"

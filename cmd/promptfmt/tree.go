@@ -115,7 +115,8 @@ func (c *cli) runCheck(args []string) int {
 	fs := c.flags("check", "[-f FORMAT] [--json] [FILE|DIR|-]...", "promptfmt check testdata/examples\n\n"+
 		"Reads every file (a directory: every file under it in a known format, on all\n"+
 		"cores) and prints each problem as FILE:LINE:COL: message, with the line and a\n"+
-		"caret; warnings count as problems. Exit status 1 when there is any. A dataset\n"+
+		"caret; warnings count as problems. Exit status 1 when there is any. A template\n"+
+		"(Prompty, Dotprompt) is also loaded as messages loads it, not rendered. A dataset\n"+
 		"(.jsonl, a conversation a line) is read record by record, each problem at\n"+
 		"its FILE:LINE:COL, and a line says how many records had problems.")
 	format := fs.String("f", "", "input format; default: from each file's extension")
@@ -133,6 +134,16 @@ func (c *cli) runCheck(args []string) int {
 		return worst
 	}
 	return max(worst, c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
+		if in.format.check != nil {
+			file := ""
+			if in.name != "-" {
+				file = in.name
+			}
+			if err := in.format.check(in.src, file); err != nil {
+				c.report(in, err)
+				return exitInvalid
+			}
+		}
 		if len(in.doc.Warnings) > 0 {
 			c.warn(in, "error")
 			return exitInvalid

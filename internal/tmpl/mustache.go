@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/cbroglie/mustache"
+
+	"github.com/promptfmt/promptfmt"
 )
 
 // Mustache renders the Mustache template src with the variables of ctx.
@@ -20,12 +22,9 @@ func Mustache(src string, ctx map[string]any, o Options) (_ string, err error) {
 	}
 	defer recoverPanic(&err, nil)
 	limits := o.Limits.Effective()
-	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
-		return "", &Error{Msg: fmt.Sprintf("the template is %d bytes, more than the limit of %d", len(src), limits.MaxSource)}
-	}
-	t, err := mustache.ParseStringPartialsRaw(src, noPartials{}, true)
+	t, err := parseMustache(src, limits)
 	if err != nil {
-		return "", convertMustache(err)
+		return "", err
 	}
 	if limits.MaxSteps > 0 {
 		if tag, over := mustacheWork(t.Tags(), ctx, limits.MaxSteps); over {
@@ -152,6 +151,25 @@ func lineOfTag(src, name string) int {
 		}
 	}
 	return 0
+}
+
+// CompileMustache reads the Mustache template src without rendering it:
+// its syntax errors, with no variables needed.
+func CompileMustache(src string, o Options) (err error) {
+	defer recoverPanic(&err, nil)
+	_, err = parseMustache(src, o.Limits.Effective())
+	return err
+}
+
+func parseMustache(src string, limits promptfmt.TemplateLimits) (*mustache.Template, error) {
+	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
+		return nil, &Error{Msg: fmt.Sprintf("the template is %d bytes, more than the limit of %d", len(src), limits.MaxSource)}
+	}
+	t, err := mustache.ParseStringPartialsRaw(src, noPartials{}, true)
+	if err != nil {
+		return nil, convertMustache(err)
+	}
+	return t, nil
 }
 
 func convertMustache(err error) error {
