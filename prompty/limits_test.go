@@ -1,6 +1,8 @@
 package prompty
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/promptfmt/promptfmt"
@@ -33,4 +35,18 @@ func TestRenderLimits(t *testing.T) {
 	msgs, err := Prepare(mustache, nil)
 	require.NoError(t, err)
 	require.Len(t, msgs, 1)
+}
+
+// Load refuses a template over MaxSource, as its engine would, before it
+// copies it.
+func TestLoadSourceLimit(t *testing.T) {
+	src := []byte("---\nname: x\n---\nsystem:\n" + strings.Repeat("x", 1<<20) + "\n\n")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Load(src, promptfmt.Limits(promptfmt.TemplateLimits{MaxSource: 1 << 10}))
+	runtime.ReadMemStats(&after)
+	require.ErrorContains(t, err, "the template is 1048584 bytes, more than the limit of 1024")
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<19), "the template is not copied")
+	_, err = Load(src, promptfmt.Limits(promptfmt.TemplateLimits{MaxSource: 1048584}))
+	require.NoError(t, err, "the limit is the template's, its trailing line breaks trimmed")
 }

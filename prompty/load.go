@@ -1,6 +1,7 @@
 package prompty
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -95,6 +96,11 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 		a.Warnings = append(a.Warnings, diag.Warnf(format, src, 0, lines.BOMWarning))
 	}
 	start := instructionsStart(src, fm.body)
+	// A template over MaxSource is refused before it is copied (a 256 MB
+	// file would be, whole), as its engine would refuse it.
+	if size, max := len(bytes.TrimRight(src[start:], "\r\n")), c.Limits.Effective().MaxSource; max > 0 && size > max {
+		return nil, a.errorf(0, 0, "the template is %d bytes, more than the limit of %d", size, max)
+	}
 	a.Instructions = strings.TrimRight(string(src[start:]), "\r\n") // as Parse: only empty lines go
 	a.InstructionsLine, _ = lines.Position(src, start)
 	a.instructionsOffset = start
