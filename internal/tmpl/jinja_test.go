@@ -1,6 +1,7 @@
 package tmpl
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -220,4 +221,36 @@ func TestInputsContainingThemselves(t *testing.T) {
 			require.ErrorContains(t, err, "contains itself")
 		}
 	}
+}
+
+// CompileJinja and CompileMustache skip the engine on a template without a
+// tag: the engines, given one, find nothing to refuse either.
+func TestCompileWithoutTags(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alphabet := []string{"{", "}", "%", "#", "=", "-", "+", "~", "\r", "\n", "'", "\"", "x", " ", "{{", "}}", "é", "\\", "<", ">"}
+	checked := 0
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(12) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		src := b.String()
+		if !HasJinjaTags(src) {
+			checked++
+			budget := Options{}.budget()
+			if _, err := compile(src, Options{}, budget); err != nil {
+				t.Fatalf("%q: gonja refuses it: %v", src, err)
+			}
+		}
+		if !strings.Contains(src, "{{") {
+			if _, err := parseMustache(src, promptfmt.TemplateLimits{}); err != nil {
+				t.Fatalf("%q: mustache refuses it: %v", src, err)
+			}
+		}
+	}
+	require.Greater(t, checked, 1000)
+	// Over the source limit, a template without tags is refused too.
+	o := Options{Limits: promptfmt.TemplateLimits{MaxSource: 4}}
+	require.Error(t, CompileJinja("hello", o))
+	require.Error(t, CompileMustache("hello", o))
 }

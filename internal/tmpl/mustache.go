@@ -156,6 +156,9 @@ func lineOfTag(src, name string) int {
 // CompileMustache reads the Mustache template src without rendering it:
 // its syntax errors, with no variables needed.
 func CompileMustache(src string, o Options) (err error) {
+	if max := o.Limits.Effective().MaxSource; !strings.Contains(src, "{{") && (max <= 0 || len(src) <= max) {
+		return nil // no tag: nothing for the engine to read
+	}
 	defer recoverPanic(&err, nil)
 	_, err = parseMustache(src, o.Limits.Effective())
 	return err
