@@ -113,7 +113,8 @@ func (c *cli) runConvert(args []string) int {
 			"records of datasets given (with -f DATASET, a directory's datasets) are\n"+
 			"written a record each, to -o FILE (replaced atomically once all are\n"+
 			"written) or to standard output; a batch request's custom_id is its\n"+
-			"file's path without extension. A record that does not read or convert\n"+
+			"file's path without extension, its url /v1/responses for a Responses\n"+
+			"body (openai-responses), else /v1/chat/completions. A record that does not read or convert\n"+
 			"stops the run, named FILE:LINE:COL; --keep-going reports it, skips it and\n"+
 			"goes on (exit status 1 either way). A progress bar shows on a terminal.\n"+
 			"See promptfmt help openai-jsonl, help openai-batch.\n\n"+

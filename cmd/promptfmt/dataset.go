@@ -301,6 +301,17 @@ func (c *cli) splitRecord(d *provider.Dataset, name string, rec provider.Record,
 	return exitOK
 }
 
+// batchURL is the url of the batch request a file is gathered into: a
+// Responses body's is /v1/responses, any other file's the default,
+// /v1/chat/completions. A batch split into Responses bodies is gathered
+// back as it was.
+func batchURL(in *input) string {
+	if in.format.name == provider.OpenAIResponses.Name() {
+		return "/v1/responses"
+	}
+	return ""
+}
+
 // recordFormat writes a document as one record of dataset t.
 func recordFormat(t *provider.Dataset, id, url string) *formatInfo {
 	return &formatInfo{name: t.Name(), ext: ".jsonl", write: func(w io.Writer, doc *promptfmt.Document) error {
@@ -499,7 +510,7 @@ func (g *gathering) readFiles(i int) {
 					l.id = lineName(1)
 				}
 			}
-			l.text, l.status = fc.write(l.in, recordFormat(g.t, l.id, ""), g.j.lossy)
+			l.text, l.status = fc.write(l.in, recordFormat(g.t, l.id, batchURL(l.in)), g.j.lossy)
 		}
 		l.diag = diag.Bytes()
 		return l

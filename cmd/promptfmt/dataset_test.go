@@ -113,6 +113,22 @@ func TestDatasetConvertBatch(t *testing.T) {
 		assert.True(t, sameMessages(want[i], got[i]), "request %d", i+1)
 	}
 
+	// Split into Responses bodies, a batch gathers back into /v1/responses
+	// requests: the url follows the body's format.
+	bodies := filepath.Join(dir, "bodies")
+	_, errOut, status = runCmd(t, "", "convert", "-t", "openai-responses", "-o", bodies, src)
+	require.Equal(t, exitOK, status, errOut)
+	stdout, errOut, status = runCmd(t, "", "convert", "-t", "openai-batch", bodies)
+	require.Equal(t, exitOK, status, errOut)
+	require.NoError(t, os.WriteFile(back, []byte(stdout), 0o600))
+	got = records(t, provider.OpenAIBatch, back)
+	require.Len(t, got, 2)
+	for i, r := range got {
+		assert.Equal(t, want[i].ID, r.ID)
+		assert.Equal(t, "/v1/responses", r.URL)
+		assert.True(t, sameMessages(want[i], r), "request %d", i+1)
+	}
+
 	// -f DATASET: a directory stands for its datasets of that kind.
 	data := filepath.Join(dir, "data")
 	require.NoError(t, os.MkdirAll(data, 0o755))
