@@ -148,7 +148,9 @@
 // Dotprompt's ({{list items}}, {{#if (eq a b)}}: a name given arguments),
 // one that Genkit's code registers (ai.defineHelper), is an error at
 // Load, at the tag: the engine would render it as nothing, where
-// handlebars.js refuses it. A name without arguments is a value.
+// handlebars.js refuses it. A name without arguments is a value. Check,
+// which reads a file as Load does without making it ready to render
+// (promptfmt check uses it), allows such a helper: the host may register it.
 // Decision: front matter that this package's YAML reader takes and the
 // runtime's (goccy/go-yaml) does not ("A: !!binary" with no value) is an
 // error at Load, at goccy's place: the runtime would print its error to

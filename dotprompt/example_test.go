@@ -76,3 +76,16 @@ func ExampleTemplate_Render() {
 	// user: "Hi!"
 	// user: "\nTell me a joke about cats."
 }
+
+// Check reads a file as Load does without making it ready to render: a
+// template error is at its line and column, and a helper the host's code
+// may register is no error.
+func ExampleCheck() {
+	_, err := dotprompt.Check([]byte("---\nmodel: m\n---\nHi {{#if name}}{{name}}\n"), promptfmt.File("greet.prompt"))
+	fmt.Println(err)
+	_, err = dotprompt.Check([]byte("---\nmodel: m\n---\n{{list items}}\n"))
+	fmt.Println(err)
+	// Output:
+	// greet.prompt:4:4: block {{#if name}} is never closed
+	// <nil>
+}

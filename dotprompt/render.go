@@ -45,20 +45,74 @@ type Template struct {
 // it. The source is bounded by the Limits option's MaxSource before
 // anything reads it.
 func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
-	var s promptfmt.Settings
-	if err := promptfmt.ApplyOptions(format, &s, nil, opts); err != nil {
+	p, err := prepare(src, opts, true)
+	if err != nil {
+		return nil, err
+	}
+	built := &budget{}
+	fn, err := compile(p.runtimeSrc, p.quiet, built)
+	if err != nil {
+		return nil, finish(&p.s, renderError("", err))
+	}
+	tags := expandedTags(string(p.body), p.partials)
+	return &Template{src: p.body, file: p.s.File, doc: p.doc, meta: named(p.doc.Meta, p.s.File), inputs: declaredInputs(p.doc), limits: p.l, fn: fn, built: built, tags: tags}, nil
+}
+
+// Check reads a file as Load does, without making it ready to render,
+// and returns the Document Parse returns: the front matter, the
+// template's syntax (an error at its place, a partial's in the partial's
+// file), the partials it names (from the FS option) and front matter
+// Dotprompt's runtime could not read are checked, within Limits.
+// Decision: a helper the template calls that is neither Handlebars' nor
+// Dotprompt's ({{list items}}) is no problem here: Genkit's code may
+// register it (ai.defineHelper); Load refuses it, since this package
+// cannot render it. promptfmt check reads a file with Check.
+func Check(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
+	p, err := prepare(src, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	// As Parse: the settings move from Meta into the Request.
+	kept := takeRequest(p.doc, src, p.yamlStart)
+	if l, ok := p.doc.Layout.(*layout); ok {
+		l.kept = kept
+	}
+	return p.doc, nil
+}
+
+// prepared is what Load and Check read of a file.
+type prepared struct {
+	s          promptfmt.Settings
+	l          promptfmt.TemplateLimits
+	doc        *promptfmt.Document // Meta whole (Parse moves the settings into the Request)
+	yamlStart  int                 // where the front matter's YAML starts in src
+	body       []byte              // the file without its byte order mark
+	runtimeSrc string              // what the runtime is given (see checkSyntax)
+	partials   map[string]string   // as read
+	quiet      map[string]string   // as the runtime is given them
+}
+
+// prepare reads src for Load and Check; helpers says whether a call of
+// a helper that is not Handlebars' nor Dotprompt's is an error.
+func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, error) {
+	p := &prepared{}
+	s := &p.s
+	if err := promptfmt.ApplyOptions(format, s, nil, opts); err != nil {
 		return nil, err
 	}
 	l := s.Limits.Effective()
+	p.l = l
 	if l.MaxSource > 0 && len(src) > l.MaxSource {
-		return nil, finish(&s, renderError(fmt.Sprintf("the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource), nil))
+		return nil, finish(s, renderError(fmt.Sprintf("the template is %d bytes, more than the limit MaxSource (%d)", len(src), l.MaxSource), nil))
 	}
-	doc, _, err := parse(src)
+	doc, yamlStart, err := parse(src)
 	doc, err = s.Finish(doc, err)
 	if err != nil {
 		return nil, err
 	}
+	p.doc, p.yamlStart = doc, yamlStart
 	body := src[lines.SkipBOM(src):]
+	p.body = body
 	// The runtime on the module proxy predates the licence header that
 	// Dotprompt's runtimes allow before the front matter: it is given
 	// the file from the front matter on.
@@ -71,8 +125,9 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		err = checkPartials(string(body), partials, l)
 	}
 	if err != nil {
-		return nil, finish(&s, renderError("", err))
+		return nil, finish(s, renderError("", err))
 	}
+	p.partials = partials
 	// What the engine reads, its comments quieted (offsets unchanged).
 	runtimeSrc := string(body[runtimeAt:template]) + quietComments(string(body[template:]))
 	quiet := make(map[string]string, len(partials))
@@ -80,22 +135,19 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 		quiet[name] = quietComments(p)
 	}
 	if perr := checkRuntimeYAML(src, len(src)-len(body)+runtimeAt, runtimeSrc); perr != nil {
-		return nil, finish(&s, perr)
+		return nil, finish(s, perr)
 	}
 	runtimeSrc, quiet, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
 	if perr != nil {
-		return nil, finish(&s, perr)
+		return nil, finish(s, perr)
 	}
-	if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
-		return nil, finish(&s, err)
+	p.runtimeSrc, p.quiet = runtimeSrc, quiet
+	if helpers {
+		if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
+			return nil, finish(s, err)
+		}
 	}
-	built := &budget{}
-	fn, err := compile(runtimeSrc, quiet, built)
-	if err != nil {
-		return nil, finish(&s, renderError("", err))
-	}
-	tags := expandedTags(string(body), partials)
-	return &Template{src: body, file: s.File, doc: doc, meta: named(doc.Meta, s.File), inputs: declaredInputs(doc), limits: l, fn: fn, built: built, tags: tags}, nil
+	return p, nil
 }
 
 // named is meta with the name and variant the file's name gives, as

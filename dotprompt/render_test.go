@@ -452,3 +452,36 @@ func TestRenderSelfContaining(t *testing.T) {
 		}
 	}
 }
+
+// Check refuses what Load refuses but a helper the host may register, and
+// returns what Parse returns.
+func TestCheck(t *testing.T) {
+	fsys := fstest.MapFS{"_card.prompt": {Data: []byte("{{title}}")}, "_bad.prompt": {Data: []byte("{{#if x}}")}}
+	for _, c := range []struct{ src, err string }{
+		{"---\nmodel: m\n---\n{{foo (}}\n", "f.prompt:4:8: expected a name"},
+		{"{{> missing}}", "partial missing"},
+		{"{{> bad}}", "_bad.prompt:1:10: expected the block's end {{/...}}, found the end of the template (the partial bad)"},
+		{"---\nmodel: x\nA: !!binary \n---\nhi\n", "f.prompt:3:5: Dotprompt's runtime cannot read this front matter"},
+		{"{{#if a}}{{#if b}}{{/if}}{{/if}}", ""},
+		{"---\nmodel: m\n---\n{{> card}} {{list items}} {{#upper x}}y{{/upper}}\n", ""},
+	} {
+		opts := []promptfmt.Option{promptfmt.File("f.prompt"), promptfmt.FS(fsys)}
+		doc, err := Check([]byte(c.src), opts...)
+		if c.err == "" {
+			want, perr := Parse([]byte(c.src), opts...)
+			if err != nil || perr != nil || !promptfmt.Equal(doc, want) {
+				t.Errorf("%q: %v %v", c.src, err, perr)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%q: got %v, want %s", c.src, err, c.err)
+		}
+		if _, lerr := Load([]byte(c.src), opts...); lerr == nil || lerr.Error() != err.Error() {
+			t.Errorf("%q: Load says %v, Check %v", c.src, lerr, err)
+		}
+	}
+	if _, err := Load([]byte("{{list items}}")); err == nil {
+		t.Error("Load renders an unknown helper")
+	}
+}

@@ -94,8 +94,17 @@ func checkPrompty(src []byte, file string) error {
 }
 
 func checkDotprompt(src []byte, file string) error {
-	_, err := loadDotprompt(src, file)
+	_, err := dotprompt.Check(src, dotpromptOptions(file)...)
 	return err
+}
+
+func dotpromptOptions(file string) []promptfmt.Option {
+	var opts []promptfmt.Option
+	if file != "" { // partials (_name.prompt), from inside its directory only;
+		// its name and variant from the file's name
+		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))), promptfmt.File(file))
+	}
+	return opts
 }
 
 // Render shows the template's output for a reader: without strict mode's
@@ -213,12 +222,7 @@ type dotpromptTemplate struct {
 }
 
 func loadDotprompt(src []byte, file string) (template, error) {
-	var opts []promptfmt.Option
-	if file != "" { // partials (_name.prompt), from inside its directory only;
-		// its name and variant from the file's name
-		opts = append(opts, promptfmt.FS(confined.DirFS(filepath.Dir(file))), promptfmt.File(file))
-	}
-	t, err := dotprompt.Load(src, opts...)
+	t, err := dotprompt.Load(src, dotpromptOptions(file)...)
 	if err != nil {
 		return nil, err
 	}
