@@ -128,6 +128,20 @@ func FuzzLoad(f *testing.F) {
 			}
 		}()
 		tpl, err := Load(src, small)
+		// Check refuses what Load refuses, with the same error, but for a
+		// helper the host may register (and what only the runtime's
+		// compiling finds, which it does not do).
+		_, cerr := Check(src, small)
+		switch {
+		case err == nil && cerr != nil:
+			t.Fatalf("Load takes %q, Check refuses it: %v", src, cerr)
+		case err != nil && cerr != nil && cerr.Error() != err.Error():
+			t.Fatalf("%q: Load says %v, Check %v", src, err, cerr)
+		case err != nil && cerr == nil && !strings.Contains(err.Error(), "neither Handlebars' helper nor Dotprompt's"):
+			if pe := (*promptfmt.ParseError)(nil); errors.As(err, &pe) && pe.Line > 0 {
+				t.Fatalf("%q: Load refuses it (%v), Check takes it", src, err)
+			}
+		}
 		if err != nil {
 			checkPositioned(t, src, err)
 			return
