@@ -27,6 +27,11 @@
 //	doc, err := provider.OpenAI.Parse(body)              // a Chat Completions body
 //	err = provider.Anthropic.Write(w, doc.ForModel(), promptfmt.Send()) // the same request, for Claude
 //
+// A body is written with the settings the document has: one written to
+// be sent as a request needs what the API requires of one (a model, and
+// Anthropic's max_tokens), which [Missing] names when the document lacks
+// it (promptfmt request refuses such a body).
+//
 // # Reading
 //
 // The body is JSON (RFC 8259, UTF-8) read strictly: a member named twice

@@ -194,3 +194,15 @@ func Example_gemini() {
 	//   }
 	// }
 }
+
+// Missing names what an API requires of a request that the document does
+// not set: here Anthropic's max_tokens, which a file for another
+// provider seldom says.
+func ExampleMissing() {
+	doc := &promptfmt.Document{Request: promptfmt.Request{Model: "claude-sonnet-4-5"}, Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Hi")}}
+	fmt.Println(provider.Missing(provider.Anthropic, doc.Request))
+	fmt.Println(provider.Missing(provider.OpenAI, doc.Request))
+	// Output:
+	// [max_tokens]
+	// []
+}

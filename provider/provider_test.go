@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -344,4 +345,28 @@ func TestErrorsNameTheirThing(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, changes, 4)
 	require.NoError(t, sendAnthropic(fitted.Messages))
+}
+
+// Missing names what each API requires of a request and req lacks.
+func TestMissing(t *testing.T) {
+	none := promptfmt.Request{}
+	max := int64(10)
+	full := promptfmt.Request{Model: "m", MaxTokens: &max}
+	for _, c := range []struct {
+		f    promptfmt.Format
+		req  promptfmt.Request
+		want []string
+	}{
+		{OpenAI, none, []string{"model"}},
+		{OpenAIResponses, none, []string{"model"}},
+		{Anthropic, none, []string{"model", "max_tokens"}},
+		{Anthropic, promptfmt.Request{Model: "m"}, []string{"max_tokens"}},
+		{Gemini, none, nil},
+		{OpenAI, full, nil},
+		{Anthropic, full, nil},
+	} {
+		if got := Missing(c.f, c.req); !slices.Equal(got, c.want) {
+			t.Errorf("%s %+v: %q, want %q", c.f.Name(), c.req, got, c.want)
+		}
+	}
 }

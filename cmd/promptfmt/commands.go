@@ -14,6 +14,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	registry "github.com/promptfmt/promptfmt/formats"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/provider"
 )
 
 // flags makes a subcommand's flag set, whose -h shows the example.
@@ -313,9 +314,11 @@ func (c *cli) runRequest(args []string) int {
 			"(max_completion_tokens, max_tokens, generationConfig.maxOutputTokens...),\n"+
 			"the tools, the tool choice and the output schema in the provider's\n"+
 			"structured-output form. --model and --max-tokens set what the file does not\n"+
-			"say (or say otherwise). What the provider cannot take stops it, each thing\n"+
-			"named with its line; --lossy changes it instead and prints each change. A\n"+
-			"template is rendered with --inputs (or its defaults) first. Providers: "+strings.Join(providerNames(), ", ")+".")
+			"say (or say otherwise); a request without a model (Gemini's URL names it)\n"+
+			"or, for Anthropic, without max_tokens is refused. What the provider cannot\n"+
+			"take stops it, each thing named with its line; --lossy changes it instead\n"+
+			"and prints each change. A template is rendered with --inputs (or its\n"+
+			"defaults) first. Providers: "+strings.Join(providerNames(), ", ")+".")
 	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
 	as := fs.String("as", "", "the provider whose body to print: "+strings.Join(providerNames(), ", ")+"; required")
 	inputsFile := inputsFlag(fs)
@@ -379,6 +382,15 @@ func (c *cli) runRequest(args []string) int {
 	}
 	if *maxTokens > 0 {
 		sent.Request.MaxTokens = maxTokens
+	}
+	// What the API requires of a request and the file does not say.
+	if missing := provider.Missing(providerNamed(*as), sent.Request); len(missing) > 0 {
+		flag := map[string]string{"model": "--model M", "max_tokens": "--max-tokens N"}
+		for _, m := range missing {
+			c.emit(in, diagnostic{Severity: "error", Format: *as,
+				Message: fmt.Sprintf("the %s API needs %s in a request, which the file does not set: give %s", *as, m, flag[m])})
+		}
+		return exitInvalid
 	}
 	return c.send(in, *as, sent)
 }

@@ -59,6 +59,30 @@ func TestRequest(t *testing.T) {
 		assert.Equal(t, exitUsage, status, "%v", c.args)
 		assert.Contains(t, errOut, c.want, "%v", c.args)
 	}
+
+	// What the API requires of a request, the file or a flag sets; a body
+	// without it is refused, not printed.
+	for _, c := range []struct {
+		as, file string
+		want     []string
+	}{
+		{"openai", "support.stf", []string{"the openai API needs model in a request, which the file does not set: give --model M"}},
+		{"openai-responses", "support.stf", []string{"needs model"}},
+		{"anthropic", "support.stf", []string{"needs model", "the anthropic API needs max_tokens in a request, which the file does not set: give --max-tokens N"}},
+		{"anthropic", "joke.prompt", []string{"needs max_tokens"}},
+	} {
+		out, errOut, status := runCmd(t, "", "request", "--as", c.as, exampleDir+c.file)
+		assert.Equal(t, exitInvalid, status, "%s %s", c.as, c.file)
+		assert.Empty(t, out)
+		for _, w := range c.want {
+			assert.Contains(t, errOut, w, "%s %s", c.as, c.file)
+		}
+	}
+	out, errOut, status = runCmd(t, "", "request", "--as", "gemini", "--lossy", exampleDir+"support.stf")
+	assert.Equal(t, exitOK, status, "Gemini's URL names the model: %s", errOut)
+	assert.NotContains(t, out, `"model":`)
+	_, errOut, status = runCmd(t, "", "request", "--as", "anthropic", "--model", "claude-sonnet-4-5", "--max-tokens", "512", "--lossy", exampleDir+"support.stf")
+	assert.Equal(t, exitOK, status, errOut)
 }
 
 // messages --as P FILE | messages -f P - prints what messages FILE

@@ -1,0 +1,21 @@
+package provider
+
+import "github.com/promptfmt/promptfmt"
+
+// Missing returns what provider f's API requires of a whole request that
+// req does not set, by the member's name in f's body: "model" (OpenAI's
+// and Anthropic's APIs; Gemini's generateContent names the model in its
+// URL) and Anthropic's "max_tokens". A body written without them is well
+// formed, and the messages alone need none, but the API refuses it as a
+// request: a caller sending one asks Missing first (promptfmt request
+// refuses it, naming the flag that sets each).
+func Missing(f promptfmt.Format, req promptfmt.Request) []string {
+	var missing []string
+	if req.Model == "" && f.Name() != nameGemini {
+		missing = append(missing, "model")
+	}
+	if req.MaxTokens == nil && f.Name() == nameAnthropic {
+		missing = append(missing, "max_tokens")
+	}
+	return missing
+}
