@@ -28,8 +28,8 @@
 //	err = provider.Anthropic.Write(w, doc.ForModel(), promptfmt.Send()) // the same request, for Claude
 //
 // A body is written with the settings the document has: one written to
-// be sent as a request needs what the API requires of one (a model, and
-// Anthropic's max_tokens), which [Missing] names when the document lacks
+// be sent as a request needs what the API requires of one (Chat
+// Completions' and Anthropic's model, Anthropic's max_tokens), which [Missing] names when the document lacks
 // it (promptfmt request refuses such a body).
 //
 // # Reading

@@ -358,7 +358,7 @@ func TestMissing(t *testing.T) {
 		want []string
 	}{
 		{OpenAI, none, []string{"model"}},
-		{OpenAIResponses, none, []string{"model"}},
+		{OpenAIResponses, none, nil},
 		{Anthropic, none, []string{"model", "max_tokens"}},
 		{Anthropic, promptfmt.Request{Model: "m"}, []string{"max_tokens"}},
 		{Gemini, none, nil},

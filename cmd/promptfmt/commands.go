@@ -314,8 +314,8 @@ func (c *cli) runRequest(args []string) int {
 			"(max_completion_tokens, max_tokens, generationConfig.maxOutputTokens...),\n"+
 			"the tools, the tool choice and the output schema in the provider's\n"+
 			"structured-output form. --model and --max-tokens set what the file does not\n"+
-			"say (or say otherwise); a request without a model (Gemini's URL names it)\n"+
-			"or, for Anthropic, without max_tokens is refused. What the provider cannot\n"+
+			"say (or say otherwise); an openai or anthropic request without a model, or\n"+
+			"an anthropic one without max_tokens, is refused. What the provider cannot\n"+
 			"take stops it, each thing named with its line; --lossy changes it instead\n"+
 			"and prints each change. A template is rendered with --inputs (or its\n"+
 			"defaults) first. Providers: "+strings.Join(providerNames(), ", ")+".")

@@ -67,7 +67,6 @@ func TestRequest(t *testing.T) {
 		want     []string
 	}{
 		{"openai", "support.stf", []string{"the openai API needs model in a request, which the file does not set: give --model M"}},
-		{"openai-responses", "support.stf", []string{"needs model"}},
 		{"anthropic", "support.stf", []string{"needs model", "the anthropic API needs max_tokens in a request, which the file does not set: give --max-tokens N"}},
 		{"anthropic", "joke.prompt", []string{"needs max_tokens"}},
 	} {
