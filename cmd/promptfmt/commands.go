@@ -66,6 +66,15 @@ type input struct {
 	base int
 }
 
+// file is the input's file name, "" for standard input: what a format
+// that reads files beside it (partials, ${file:}) is given.
+func (in *input) file() string {
+	if in.name == "-" {
+		return ""
+	}
+	return in.name
+}
+
 func (in *input) display() string {
 	if in.name == "-" {
 		return "<stdin>"

@@ -45,11 +45,7 @@ func (c *cli) loadTemplate(in *input, inputsFile string) (template, map[string]a
 	if err != nil {
 		return nil, nil, c.fail(err)
 	}
-	file := ""
-	if in.name != "-" {
-		file = in.name
-	}
-	t, err := in.format.load(in.src, file)
+	t, err := in.format.load(in.src, in.file())
 	if err != nil {
 		c.report(in, err)
 		return nil, nil, exitInvalid

@@ -135,11 +135,7 @@ func (c *cli) runCheck(args []string) int {
 	}
 	return max(worst, c.each(files, *format, "checked", "with problems", func(c *cli, in *input) int {
 		if in.format.check != nil {
-			file := ""
-			if in.name != "-" {
-				file = in.name
-			}
-			if err := in.format.check(in.src, file); err != nil {
+			if err := in.format.check(in.src, in.file()); err != nil {
 				c.report(in, err)
 				return exitInvalid
 			}
