@@ -143,7 +143,11 @@
 // which no name leaves): "dir/name" is dir/_name.prompt, as Dotprompt's
 // directory store names it. Decision: this package finds the names, not
 // the runtime, whose resolver takes a tag's hash arguments as part of the
-// name ({{> card title="x"}} would look for "card title=\"x\"").
+// name ({{> card title="x"}} would look for "card title=\"x\""); the
+// tags are found by Handlebars' lexer, so "{{> name}}" in a comment, a
+// raw block or escaped text ("\{{> name}}", as Write writes text) names
+// none. Without the FS option a template naming a partial is an error at
+// Load, at the tag (the engine would fail at rendering, with no place).
 // Decision: a template calling a helper that is neither Handlebars' nor
 // Dotprompt's ({{list items}}, {{#if (eq a b)}}: a name given arguments),
 // one that Genkit's code registers (ai.defineHelper), is an error at

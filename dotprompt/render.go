@@ -8,15 +8,17 @@ import (
 	"maps"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	dp "github.com/google/dotprompt/go/dotprompt"
 	"github.com/invopop/jsonschema"
+	"github.com/mbleigh/raymond/lexer"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/promptfmt/promptfmt"
+	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/picoschema"
 	"github.com/promptfmt/promptfmt/internal/values"
@@ -54,7 +56,7 @@ func Load(src []byte, opts ...promptfmt.Option) (*Template, error) {
 	if err != nil {
 		return nil, finish(&p.s, renderError("", err))
 	}
-	tags := expandedTags(string(p.body), p.partials)
+	tags := expandedTags(string(p.body), p.partials, p.refs)
 	return &Template{src: p.body, file: p.s.File, doc: p.doc, meta: named(p.doc.Meta, p.s.File), inputs: declaredInputs(p.doc), limits: p.l, fn: fn, built: built, tags: tags}, nil
 }
 
@@ -84,12 +86,13 @@ func Check(src []byte, opts ...promptfmt.Option) (*promptfmt.Document, error) {
 type prepared struct {
 	s          promptfmt.Settings
 	l          promptfmt.TemplateLimits
-	doc        *promptfmt.Document // Meta whole (Parse moves the settings into the Request)
-	yamlStart  int                 // where the front matter's YAML starts in src
-	body       []byte              // the file without its byte order mark
-	runtimeSrc string              // what the runtime is given (see checkSyntax)
-	partials   map[string]string   // as read
-	quiet      map[string]string   // as the runtime is given them
+	doc        *promptfmt.Document     // Meta whole (Parse moves the settings into the Request)
+	yamlStart  int                     // where the front matter's YAML starts in src
+	body       []byte                  // the file without its byte order mark
+	runtimeSrc string                  // what the runtime is given (see checkSyntax)
+	partials   map[string]string       // as read
+	refs       map[string][]partialRef // the partials each names ("": the template)
+	quiet      map[string]string       // as the runtime is given them
 }
 
 // prepare reads src for Load and Check; helpers says whether a call of
@@ -120,14 +123,14 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 	if open, _, _, next, _ := frontMatter(body, 0); open >= 0 {
 		runtimeAt, template = open, next
 	}
-	partials, err := readPartials(s.FS, string(body), l.MaxSource)
+	partials, refs, err := readPartials(s.FS, string(body[template:]), l.MaxSource)
 	if err == nil {
-		err = checkPartials(string(body), partials, l)
+		err = checkPartials(string(body), partials, refs, l)
 	}
 	if err != nil {
 		return nil, finish(s, renderError("", err))
 	}
-	p.partials = partials
+	p.partials, p.refs = partials, refs
 	// What the engine reads, its comments quieted (offsets unchanged).
 	runtimeSrc := string(body[runtimeAt:template]) + quietComments(string(body[template:]))
 	quiet := make(map[string]string, len(partials))
@@ -142,6 +145,11 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 		return nil, finish(s, perr)
 	}
 	p.runtimeSrc, p.quiet = runtimeSrc, quiet
+	if s.FS == nil && len(refs[""]) > 0 { // the runtime would fail on it at rendering, with no place
+		r := refs[""][0]
+		return nil, finish(s, diag.Errorf(format, src, len(src)-len(body)+template+r.at,
+			"the partial %s is read from the file's directory (the FS option), and there is none", r.name))
+	}
 	if helpers {
 		if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
 			return nil, finish(s, err)
@@ -307,41 +315,78 @@ func renderError(msg string, err error) *promptfmt.ParseError {
 	return &promptfmt.ParseError{Format: format, Msg: msg, Err: err}
 }
 
-// partialTag finds the partials a template names: {{> name ...}}, the
-// name its first word (the runtime's own resolver takes the whole tag).
-var partialTag = regexp.MustCompile(`{{~?>\s*([^\s}~]+)`)
+// partialRef is a partial a template names: {{> name ...}}, the name
+// the first word of the tag (the runtime's own resolver takes the whole
+// tag), at offset at of the template.
+type partialRef struct {
+	name string
+	at   int
+}
+
+// partialRefs are the partials src names, in order, where Handlebars
+// reads a partial tag: not in a comment, a raw block or escaped text
+// ("\{{> name}}" is text). Read by raymond's lexer, its comments quieted
+// first (quietComments: the lexer is quadratic in their blanks); a
+// syntax error ends the list (Load reports it).
+func partialRefs(src string) []partialRef {
+	var refs []partialRef
+	lex := lexer.Scan(quietComments(src))
+	for {
+		tok := lex.NextToken()
+		if tok.Kind == lexer.TokenEOF || tok.Kind == lexer.TokenError {
+			return refs // the lexer's goroutine has ended
+		}
+		if tok.Kind != lexer.TokenOpenPartial {
+			continue
+		}
+		name := lex.NextToken()
+		if name.Kind == lexer.TokenEOF || name.Kind == lexer.TokenError {
+			return refs
+		}
+		end := name.Pos
+		for end < len(src) && !unicode.IsSpace(rune(src[end])) && src[end] != '}' && src[end] != '~' {
+			end++
+		}
+		if end > name.Pos {
+			refs = append(refs, partialRef{src[name.Pos:end], tok.Pos})
+		}
+	}
+}
 
 // readPartials reads the partials src names, and theirs, from fsys: the
 // partial "dir/name" is the file dir/_name.prompt, as Dotprompt's
-// directory store names it. Each file is bounded by maxSource; without
-// fsys none is read (rendering a partial then fails, naming it).
-func readPartials(fsys fs.FS, src string, maxSource int) (map[string]string, error) {
+// directory store names it. Each file is bounded by maxSource. It returns
+// them by name, and the partials each text names (refs[""] the
+// template's); without fsys none is read.
+func readPartials(fsys fs.FS, src string, maxSource int) (partials map[string]string, refs map[string][]partialRef, err error) {
+	refs = map[string][]partialRef{"": partialRefs(src)}
 	if fsys == nil {
-		return nil, nil
+		return nil, refs, nil
 	}
-	partials := map[string]string{}
-	todo := []string{src}
+	partials = map[string]string{}
+	todo := []string{""}
 	for len(todo) > 0 {
-		text := todo[len(todo)-1]
+		from := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
-		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
-			name := m[1]
+		for _, r := range refs[from] {
+			name := r.name
 			if _, seen := partials[name]; seen {
 				continue
 			}
 			file := partialFile(name)
 			if fi, err := fs.Stat(fsys, file); err == nil && maxSource > 0 && fi.Size() > int64(maxSource) {
-				return nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
+				return nil, nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
 			}
 			b, err := fs.ReadFile(fsys, file)
 			if err != nil {
-				return nil, fmt.Errorf("partial %s: %w", name, err)
+				return nil, nil, fmt.Errorf("partial %s: %w", name, err)
 			}
 			partials[name] = string(b)
-			todo = append(todo, string(b))
+			refs[name] = partialRefs(string(b))
+			todo = append(todo, name)
 		}
 	}
-	return partials, nil
+	return partials, refs, nil
 }
 
 // finish puts the File option's name on err.
@@ -491,7 +536,7 @@ func mapValue(m *yaml.Node, key string) *yaml.Node {
 // partials nested deeper than l.MaxDepth; and partials that, expanded
 // where they are named, come to more than l.MaxOutput bytes of template
 // (a partial naming another twice, k deep, is 2^k copies).
-func checkPartials(src string, partials map[string]string, l promptfmt.TemplateLimits) error {
+func checkPartials(src string, partials map[string]string, refs map[string][]partialRef, l promptfmt.TemplateLimits) error {
 	size := map[string]int64{} // expanded size, once known
 	state := map[string]int{}  // 1: being expanded, 2: done
 	var expand func(name, text string, path []string) (int64, error)
@@ -500,8 +545,8 @@ func checkPartials(src string, partials map[string]string, l promptfmt.TemplateL
 			return 0, fmt.Errorf("partials nest deeper than %d (%s ...)", l.MaxDepth, strings.Join(path[:min(3, len(path))], " > "))
 		}
 		total := int64(len(text))
-		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
-			child := m[1]
+		for _, r := range refs[name] {
+			child := r.name
 			body, ok := partials[child]
 			if !ok {
 				continue // not found: rendering names it
@@ -531,24 +576,24 @@ func checkPartials(src string, partials map[string]string, l promptfmt.TemplateL
 // expandedTags is how many tags src holds, each partial it names
 // expanded there (partials are known not to include themselves:
 // checkPartials).
-func expandedTags(src string, partials map[string]string) int64 {
+func expandedTags(src string, partials map[string]string, refs map[string][]partialRef) int64 {
 	memo := map[string]int64{}
-	var walk func(text string) int64
-	walk = func(text string) int64 {
+	var walk func(name, text string) int64
+	walk = func(name, text string) int64 {
 		n := int64(strings.Count(text, "{{"))
-		for _, m := range partialTag.FindAllStringSubmatch(text, -1) {
-			body, ok := partials[m[1]]
+		for _, r := range refs[name] {
+			body, ok := partials[r.name]
 			if !ok {
 				continue
 			}
-			p, done := memo[m[1]]
+			p, done := memo[r.name]
 			if !done {
-				p = walk(body)
-				memo[m[1]] = p
+				p = walk(r.name, body)
+				memo[r.name] = p
 			}
 			n += p
 		}
 		return n
 	}
-	return walk(src)
+	return walk("", src)
 }

@@ -182,6 +182,53 @@ func TestRenderPartials(t *testing.T) {
 	}
 }
 
+// A partial is what Handlebars reads as one: a "{{> name}}" in a comment,
+// a raw block or escaped text (as Write escapes text) names none; and
+// without a file system one is an error at its place, not the engine's
+// at rendering.
+func TestPartialTags(t *testing.T) {
+	empty := fstest.MapFS{}
+	for src, want := range map[string]string{
+		"{{!-- {{> missing}} --}}hi":                   "hi",
+		"{{! {{> missing}} }}hi":                       " }}hi", // a short comment ends at the first }}
+		"\\{{> missing}} hi":                           "{{> missing}} hi",
+		"{{{{raw}}}}{{> missing}}{{{{/raw}}}} hi":      " hi", // a raw block of no helper renders nothing
+		"---\ndescription: \"{{> missing}}\"\n---\nhi": "hi",
+	} {
+		tpl, err := Load([]byte(src), promptfmt.FS(empty))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		doc, err := tpl.Render(context.Background(), nil)
+		if err != nil || doc.Messages[0].Text() != want {
+			t.Errorf("%q: %v %#v", src, err, doc)
+		}
+	}
+	// Text written by Write renders back, partial tags and all.
+	doc := &promptfmt.Document{Messages: []promptfmt.Message{promptfmt.NewMessage("user", "Write {{> header}} at the top.")}}
+	var b strings.Builder
+	if err := Write(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	tpl, err := Load([]byte(b.String()), promptfmt.FS(empty))
+	if err != nil {
+		t.Fatalf("%q: %v", b.String(), err)
+	}
+	if got, err := tpl.Render(context.Background(), nil); err != nil || !promptfmt.EqualMessages(got.Messages, doc.Messages) {
+		t.Errorf("%q renders %v %v", b.String(), got, err)
+	}
+	for _, load := range []func([]byte, ...promptfmt.Option) error{
+		func(b []byte, o ...promptfmt.Option) error { _, err := Load(b, o...); return err },
+		func(b []byte, o ...promptfmt.Option) error { _, err := Check(b, o...); return err },
+	} {
+		err := load([]byte("---\nmodel: m\n---\nHi {{> card}}"), promptfmt.File("f.prompt"))
+		if err == nil || err.Error() != "f.prompt:4:4: the partial card is read from the file's directory (the FS option), and there is none" {
+			t.Errorf("no FS: %v", err)
+		}
+	}
+}
+
 // Partials that would make rendering run away are refused at Load, before
 // any is rendered: one that includes itself (the engine would follow it
 // until the Go stack overflows, a fatal crash), nesting past MaxDepth, and
