@@ -159,9 +159,34 @@ func (f Format) BenchShapes(b *testing.B) {
 		src, n := bytes.Clone(buf.Bytes()), len(doc.Messages)
 		doc, buf = nil, bytes.Buffer{}
 		b.Run(shape.name+"/LineSplit", func(b *testing.B) { BenchLineSplit(b, src) })
+		b.Run(shape.name+"/CopySplit", func(b *testing.B) { BenchCopySplit(b, src) })
 		b.Run(shape.name+"/Floor", func(b *testing.B) { BenchFloor(b, src, n) })
 		b.Run(shape.name+"/Parse", func(b *testing.B) { f.BenchParse(b, src) })
 		b.Run(shape.name+"/Write", func(b *testing.B) { f.BenchWrite(b, shape.doc(ShapeSize)) })
+	}
+}
+
+// BenchCopySplit is the floor without the model: one copy of src, its
+// UTF-8 check and one pass finding every line, no message made. What a
+// parse that keeps texts as substrings of one copy cannot go below
+// whatever its model.
+func BenchCopySplit(b *testing.B, src []byte) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := string(src)
+		if !utf8.ValidString(s) {
+			b.Fatal("invalid UTF-8")
+		}
+		n := 0
+		for pos := 0; pos < len(s); n++ {
+			i := strings.IndexByte(s[pos:], '\n')
+			if i < 0 {
+				break
+			}
+			pos += i + 1
+		}
+		runtime.KeepAlive(n)
 	}
 }
 
