@@ -148,7 +148,7 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 	if s.FS == nil && len(refs[""]) > 0 { // the runtime would fail on it at rendering, with no place
 		r := refs[""][0]
 		return nil, finish(s, diag.Errorf(format, src, len(src)-len(body)+template+r.at,
-			"the partial %s is read from the file's directory (the FS option), and there is none", r.name))
+			"the partial %s is read beside the file (the FS option), and there is no file system to read it from (a file read from standard input has none)", r.name))
 	}
 	if helpers {
 		if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {

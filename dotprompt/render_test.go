@@ -223,7 +223,7 @@ func TestPartialTags(t *testing.T) {
 		func(b []byte, o ...promptfmt.Option) error { _, err := Check(b, o...); return err },
 	} {
 		err := load([]byte("---\nmodel: m\n---\nHi {{> card}}"), promptfmt.File("f.prompt"))
-		if err == nil || err.Error() != "f.prompt:4:4: the partial card is read from the file's directory (the FS option), and there is none" {
+		if err == nil || err.Error() != "f.prompt:4:4: the partial card is read beside the file (the FS option), and there is no file system to read it from (a file read from standard input has none)" {
 			t.Errorf("no FS: %v", err)
 		}
 	}
