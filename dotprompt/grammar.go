@@ -25,8 +25,8 @@ import (
 // error at its place: in the file, or in the partial's file (named
 // beside file). Without one, it returns runtimeSrc and the partials with
 // checkGrammar's edits made (see there).
-func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) (string, map[string]string, *promptfmt.ParseError) {
-	out := runtimeSrc
+func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) (out string, edited map[string]string, helper, err *promptfmt.ParseError) {
+	out = runtimeSrc
 	if parsed, err := dp.ParseDocument(runtimeSrc); err == nil {
 		tmpl := parsed.Template
 		// The template is the body without the white space around it;
@@ -34,14 +34,18 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 		// an error.
 		at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
 		found := at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl
-		edits, e := checkGrammar(tmpl, maxDepth)
-		if e != nil {
+		place := func(off int) int {
 			if found {
-				at += e.at
-			} else {
-				at = len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
+				return base + at + off
 			}
-			return "", nil, diag.Errorf(format, src, base+at, "%s", e.msg)
+			return base + len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
+		}
+		edits, unknown, e := checkGrammar(tmpl, maxDepth)
+		if e != nil {
+			return "", nil, nil, diag.Errorf(format, src, place(e.at), "%s", e.msg)
+		}
+		if unknown != nil {
+			helper = unknown.error(src, place(unknown.at), tmpl, unknown.at)
 		}
 		switch edited := splice.Apply(tmpl, edits); {
 		case found:
@@ -53,23 +57,30 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 			// no metadata: it is given
 			// the edited template alone, which it must read as it is.
 			if again, err := dp.ParseDocument(edited); err != nil || again.Template != edited {
-				return "", nil, diag.Errorf(format, src, base+len(runtimeSrc)-len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace)),
+				return "", nil, nil, diag.Errorf(format, src, place(0),
 					"Dotprompt's runtime reads this file's template in a way promptfmt cannot follow (its front matter is empty or not YAML to it)")
 			}
 			out = edited
 		}
 	}
-	edited := make(map[string]string, len(partials))
+	edited = make(map[string]string, len(partials))
 	for _, name := range slices.Sorted(maps.Keys(partials)) {
-		edits, e := checkGrammar(partials[name], maxDepth)
-		if e != nil {
-			pe := diag.Errorf(format, []byte(partials[name]), e.at, "%s (the partial %s)", e.msg, name)
+		p := partials[name]
+		edits, unknown, e := checkGrammar(p, maxDepth)
+		inPartial := func(pe *promptfmt.ParseError) *promptfmt.ParseError {
+			pe.Msg += " (the partial " + name + ")"
 			pe.File = filepath.Join(filepath.Dir(file), filepath.FromSlash(partialFile(name)))
-			return "", nil, pe
+			return pe
 		}
-		edited[name] = splice.Apply(partials[name], edits)
+		if e != nil {
+			return "", nil, nil, inPartial(diag.Errorf(format, []byte(p), e.at, "%s", e.msg))
+		}
+		if unknown != nil && helper == nil {
+			helper = inPartial(unknown.error([]byte(p), unknown.at, p, unknown.at))
+		}
+		edited[name] = splice.Apply(p, edits)
 	}
-	return out, edited, nil
+	return out, edited, helper, nil
 }
 
 // partialFile is the file of the partial "dir/name": dir/_name.prompt,
@@ -111,7 +122,7 @@ type grammarError struct {
 // The rules are the parser's (parser/parser.go in raymond, after
 // handlebars.js's grammar), in its order, so that the first error found
 // is the one it finds.
-func checkGrammar(src string, maxDepth int) (edits []splice.Edit, err *grammarError) {
+func checkGrammar(src string, maxDepth int) (edits []splice.Edit, unknown *helperCall, err *grammarError) {
 	g := &grammar{lex: lexer.Scan(src), maxDepth: maxDepth}
 	defer func() {
 		g.drain() // the lexer's goroutine ends with its last token
@@ -120,14 +131,14 @@ func checkGrammar(src string, maxDepth int) (edits []splice.Edit, err *grammarEr
 			if !ok {
 				panic(r)
 			}
-			edits, err = nil, e
+			edits, unknown, err = nil, nil, e
 		}
 	}()
 	g.program()
 	if tok := g.shift(); tok.Kind != lexer.TokenEOF {
 		g.fail(tok, "%s where the template should end", found(tok))
 	}
-	return g.edits, nil
+	return g.edits, g.unknown, nil
 }
 
 // The names of section and print to the engine.
@@ -152,6 +163,8 @@ type grammar struct {
 	over            bool // the lexer has given its last token
 	depth, maxDepth int
 	edits           []splice.Edit // in order
+	tagAt           int           // where the tag being read starts
+	unknown         *helperCall   // the first call of a helper the engine does not have
 }
 
 // expr is what the reader knows of an expression: its helper's name as a
@@ -264,6 +277,7 @@ func found(tok lexer.Token) string {
 // program : statement*
 func (g *grammar) program() {
 	for {
+		g.tagAt = g.next().Pos
 		switch g.next().Kind {
 		case lexer.TokenOpen, lexer.TokenOpenUnescaped:
 			g.mustache()
@@ -329,6 +343,7 @@ func (g *grammar) block() {
 func (g *grammar) inverseChain() {
 	links := 0
 	for g.is(lexer.TokenOpenInverseChain) {
+		g.tagAt = g.next().Pos
 		g.enter(g.next())
 		links++
 		if e := g.openBlock(); handed(e) { // {{else items}}
@@ -394,13 +409,18 @@ func (g *grammar) rawBlock() {
 	g.expect(lexer.TokenCloseRawBlock)
 }
 
-// expression : helperName param* hash?
+// expression : helperName param* hash?; the first that gives arguments
+// to a name no helper has is noted (see helperCall).
 func (g *grammar) expression() expr {
 	at := g.next().Pos
 	n := g.helperName()
 	name, _ := ast.HelperNameStr(n)
 	_, path := n.(*ast.PathExpression)
-	return expr{name: name, at: at, path: path, args: g.paramsHash()}
+	e := expr{name: name, at: at, path: path, args: g.paramsHash()}
+	if e.path && e.args && !knownHelpers[name] && isName(name) && g.unknown == nil {
+		g.unknown = &helperCall{at: g.tagAt, name: name}
+	}
+	return e
 }
 
 // paramsHash : param* hash?; param : helperName | sexpr; hash :

@@ -109,7 +109,7 @@ func FuzzGrammar(f *testing.F) {
 	}
 	refusedAsked := 0
 	f.Fuzz(func(t *testing.T, src string) {
-		_, err := checkGrammar(src, 0)
+		_, _, err := checkGrammar(src, 0)
 		if err == nil {
 			if _, perr := parser.Parse(src); perr != nil {
 				t.Fatalf("checkGrammar takes %q, which the engine's parser refuses: %v", src, perr)

@@ -98,7 +98,7 @@ var errPanicked = errors.New("the engine panicked")
 // Each seed is handed something (the fuzz target compares renderings).
 func TestHanded(t *testing.T) {
 	for _, src := range handedSeeds {
-		if edits, err := checkGrammar(src, 0); err != nil || len(edits) == 0 {
+		if edits, _, err := checkGrammar(src, 0); err != nil || len(edits) == 0 {
 			t.Errorf("%q: %d edits, %v", src, len(edits), err)
 		}
 	}

@@ -140,7 +140,7 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 	if perr := checkRuntimeYAML(src, len(src)-len(body)+runtimeAt, runtimeSrc); perr != nil {
 		return nil, finish(s, perr)
 	}
-	runtimeSrc, quiet, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
+	runtimeSrc, quiet, helperErr, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
 	if perr != nil {
 		return nil, finish(s, perr)
 	}
@@ -150,10 +150,8 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 		return nil, finish(s, diag.Errorf(format, src, len(src)-len(body)+template+r.at,
 			"the partial %s is read beside the file (the FS option), and there is no file system to read it from (a file read from standard input has none)", r.name))
 	}
-	if helpers {
-		if err := checkHelpers(src, len(src)-len(body)+template, partials); err != nil {
-			return nil, finish(s, err)
-		}
+	if helpers && helperErr != nil {
+		return nil, finish(s, helperErr)
 	}
 	return p, nil
 }

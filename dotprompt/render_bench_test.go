@@ -45,7 +45,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, err := checkSyntax(src, 0, string(src), nil, 200, ""); err != nil {
+			if _, _, _, err := checkSyntax(src, 0, string(src), nil, 200, ""); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -436,13 +436,14 @@ func TestUnknownHelpers(t *testing.T) {
 		"{{#ifEquals a \"b\"}}{{else if c}}{{/ifEquals}} {{media url=u}} {{role \"user\"}} {{#with (lookup m k)}}{{.}}{{/with}}",
 		"{{#section}}{{/section}} {{!-- {{list x}} --}} \\{{list x}} {{#unless (equal a b)}}{{/unless}}",
 		"---\ndescription: \"{{list x}} in YAML is no call\"\n---\nHi",
+		"{{{{raw}}}}{{list x}} is text in a raw block{{{{/raw}}}}",
 	} {
 		if _, err := Load([]byte(src)); err != nil {
 			t.Errorf("%q: %v", src, err)
 		}
 	}
 	fsys := fstest.MapFS{"_p.prompt": {Data: []byte("{{upper x}}")}}
-	if _, err := Load([]byte("{{> p}}"), promptfmt.FS(fsys)); err == nil || !strings.Contains(err.Error(), "partial p: {{upper x}} calls upper") {
+	if _, err := Load([]byte("{{> p}}"), promptfmt.FS(fsys)); err == nil || !strings.HasPrefix(err.Error(), "_p.prompt:1:1: {{upper x}} calls upper") || !strings.HasSuffix(err.Error(), "(the partial p)") {
 		t.Errorf("partial: %v", err)
 	}
 }
