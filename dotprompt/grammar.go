@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode"
 
-	dp "github.com/google/dotprompt/go/dotprompt"
 	"github.com/mbleigh/raymond/ast"
 	"github.com/mbleigh/raymond/lexer"
 
@@ -20,15 +19,15 @@ import (
 )
 
 // checkSyntax runs checkGrammar on the template as the runtime parses
-// it, what Dotprompt's ParseDocument leaves of runtimeSrc (which starts
-// at offset base in src), and on each partial, and returns the first
+// it, tmpl, what Dotprompt's ParseDocument leaves of runtimeSrc (which
+// starts at offset base in src: runtimeTemplate), and on each partial,
+// and returns the first
 // error at its place: in the file, or in the partial's file (named
 // beside file). Without one, it returns runtimeSrc and the partials with
 // checkGrammar's edits made (see there).
-func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]string, maxDepth int, file string) (out string, edited map[string]string, helper, err *promptfmt.ParseError) {
+func checkSyntax(src []byte, base int, runtimeSrc, tmpl string, partials map[string]string, maxDepth int, file string) (out string, edited map[string]string, helper, err *promptfmt.ParseError) {
 	out = runtimeSrc
-	if parsed, err := dp.ParseDocument(runtimeSrc); err == nil {
-		tmpl := parsed.Template
+	{
 		// The template is the body without the white space around it;
 		// when the runtime took it otherwise, the body's start stands for
 		// an error.
@@ -53,10 +52,10 @@ func checkSyntax(src []byte, base int, runtimeSrc string, partials map[string]st
 		case len(edits) > 0:
 			// The runtime took the template otherwise (an empty front
 			// matter: it drops tabs and other blanks; YAML it cannot read,
-			// the whole file, is refused before, checkRuntimeYAML), with
+			// the whole file, is refused before, yamlError), with
 			// no metadata: it is given
 			// the edited template alone, which it must read as it is.
-			if again, err := dp.ParseDocument(edited); err != nil || again.Template != edited {
+			if again, _, err := runtimeTemplate(edited); err != nil || again != edited {
 				return "", nil, nil, diag.Errorf(format, src, place(0),
 					"Dotprompt's runtime reads this file's template in a way promptfmt cannot follow (its front matter is empty or not YAML to it)")
 			}

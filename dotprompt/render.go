@@ -137,10 +137,11 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 	for name, p := range partials {
 		quiet[name] = quietComments(p)
 	}
-	if perr := checkRuntimeYAML(src, len(src)-len(body)+runtimeAt, runtimeSrc); perr != nil {
-		return nil, finish(s, perr)
+	tmpl, yamlAt, yerr := runtimeTemplate(runtimeSrc)
+	if yerr != nil {
+		return nil, finish(s, yamlError(src, len(src)-len(body)+runtimeAt, yamlAt, yerr))
 	}
-	runtimeSrc, quiet, helperErr, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, quiet, l.MaxDepth, s.File)
+	runtimeSrc, quiet, helperErr, perr := checkSyntax(src, len(src)-len(body)+runtimeAt, runtimeSrc, tmpl, quiet, l.MaxDepth, s.File)
 	if perr != nil {
 		return nil, finish(s, perr)
 	}

@@ -45,7 +45,11 @@ func BenchmarkLoad(b *testing.B) {
 		b.SetBytes(int64(len(src)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, _, _, err := checkSyntax(src, 0, string(src), nil, 200, ""); err != nil {
+			tmpl, _, yerr := runtimeTemplate(string(src))
+			if yerr != nil {
+				b.Fatal(yerr)
+			}
+			if _, _, _, err := checkSyntax(src, 0, string(src), tmpl, nil, 200, ""); err != nil {
 				b.Fatal(err)
 			}
 		}

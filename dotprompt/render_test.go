@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	dp "github.com/google/dotprompt/go/dotprompt"
 	"io"
 	"os"
 	"slices"
@@ -532,4 +533,30 @@ func TestCheck(t *testing.T) {
 	if _, err := Load([]byte("{{list items}}")); err == nil {
 		t.Error("Load renders an unknown helper")
 	}
+}
+
+// FuzzRuntimeTemplate: runtimeTemplate gives the template Dotprompt's
+// ParseDocument gives, for every source whose YAML the runtime reads (on
+// one it cannot read, the runtime prints, and Load refuses the file).
+func FuzzRuntimeTemplate(f *testing.F) {
+	for _, s := range []string{"---\nmodel: m\n---\n  hi\t \n", "---\n---\n\thi\u00a0 there\n", "---\n\n---\nx", "hi", "---\r\na: 1\r\n---\r\n x ",
+		"---\nmodel: x\nA: !!binary \n---\nhi\n", "---\n- a\n---\nx", "--- \nk: v\n---  \nbody", "\u2028---\nk: v\n---\nx", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		tmpl, at, err := runtimeTemplate(src)
+		if err != nil {
+			if at < 0 || at > len(src) {
+				t.Fatalf("%q: YAML at %d", src, at)
+			}
+			return
+		}
+		parsed, perr := dp.ParseDocument(src)
+		if perr != nil {
+			t.Fatalf("%q: the runtime fails: %v", src, perr)
+		}
+		if parsed.Template != tmpl {
+			t.Fatalf("%q: runtimeTemplate %q, the runtime %q", src, tmpl, parsed.Template)
+		}
+	})
 }
