@@ -92,6 +92,10 @@
 // white space (which the body's trimming would take); otherwise every
 // message has one, so that the file reads as Dotprompt's by its content.
 // A file with front matter ends with a line break (trimmed when read).
+// Decision: the line breaks the writer makes (the licence header, the
+// front matter, the last) are CRLF when every line of the file read ended
+// in CRLF, since its text, CRs included, is written as read: fmt leaves
+// such a file as it is rather than mixing the two.
 //
 // Decision (as package prompty does): the texts Parse read (Document.
 // Layout keeps them) are template source and are written as they are, with

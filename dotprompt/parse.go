@@ -429,6 +429,12 @@ type layout struct {
 	kept *homes.Kept
 }
 
+// crlf reports whether every line of the file read ends in CRLF.
+func (l *layout) crlf() bool {
+	n := strings.Count(l.src, "\n")
+	return n > 0 && strings.Count(l.src, "\r\n") == n
+}
+
 // strip is a text read beside a marker that strips white space: left for
 // a marker before it ({{role "user"~}}), right for one after it; lws and
 // rws are the white space stripped.

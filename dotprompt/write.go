@@ -48,6 +48,14 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	meta, rerrs := putRequest(doc)
 	errs = append(errs, rerrs...)
 	frontMatter := len(meta) > 0
+	l, _ := doc.Layout.(*layout)
+	// The line breaks the writer makes (header, front matter, the file's
+	// last) are the file's: CRLF when every line of the file read ended so
+	// (text is written as it is, so LF there would mix the two).
+	nl := func(s string) string { return s }
+	if l != nil && l.crlf() {
+		nl = func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+	}
 	if !frontMatter {
 		header(doc, meta, fail)
 	}
@@ -69,13 +77,12 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		if err != nil {
 			fail(-1, nil, promptfmt.ThingMeta, "front matter: "+err.Error())
 		}
-		b.WriteString(header(doc, meta, fail) + "---\n" + y + "---\n")
+		b.WriteString(nl(header(doc, meta, fail) + "---\n" + y + "---\n"))
 	}
 	// The first user message needs no marker when the front matter alone
 	// says the file is Dotprompt's and the trimming of the body cannot
 	// take its leading white space.
 	bare := frontMatter && promptkind.Of([]byte(b.String())) == promptkind.Dotprompt
-	l, _ := doc.Layout.(*layout)
 	var (
 		items           []item
 		escaped, source bool // text was escaped; source text was written
@@ -157,9 +164,9 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	writeItems(&b, items)
+	writeItems(&b, items, nl("\n"))
 	if frontMatter && !strings.HasSuffix(b.String(), "\n") {
-		b.WriteString("\n") // trimmed when read
+		b.WriteString(nl("\n")) // trimmed when read
 	}
 	out := b.String()
 	if escaped && !source {
@@ -237,7 +244,7 @@ type item struct {
 // stripping markers it was read with, and the white space they strip; one
 // that ends with "{" or starts with "}" beside a marker it was not read
 // beside (its document was edited) is parted by a space alike.
-func writeItems(b *strings.Builder, items []item) {
+func writeItems(b *strings.Builder, items []item, nl string) {
 	for k, it := range items {
 		if it.tag == "" {
 			b.WriteString(it.text)
@@ -251,7 +258,7 @@ func writeItems(b *strings.Builder, items []item) {
 				b.WriteString(prev.strip.rws)
 				open = "{{~"
 			case prev.plain && !endsSpace(prev.text):
-				b.WriteByte('\n')
+				b.WriteString(nl)
 				open = "{{~"
 			case strings.HasSuffix(prev.text, "{"):
 				b.WriteByte(' ')
@@ -264,7 +271,7 @@ func writeItems(b *strings.Builder, items []item) {
 			case next.strip.left:
 				close = "~}}" + next.strip.lws
 			case next.plain && !startsSpace(next.text):
-				close = "~}}\n"
+				close = "~}}" + nl
 			case strings.HasPrefix(next.text, "}"):
 				close = "~}} "
 			}

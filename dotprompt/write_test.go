@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -185,5 +187,61 @@ func TestParseStrippingMarkers(t *testing.T) {
 	var out bytes.Buffer
 	if err := Write(&out, doc); err != nil || out.String() != src {
 		t.Errorf("fmt: %v\n%q\n%q", err, out.String(), src)
+	}
+}
+
+// A file whose lines all end in CRLF is written with CRLF: the writer's
+// own line breaks (licence header, front matter, the last) are the
+// file's, as its text is written as read. Every Genkit sample and example
+// made CRLF is written back as it was read (fmt changes nothing) and
+// reads back as the same document; a file of mixed endings keeps LF for
+// what the writer makes.
+func TestWriteKeepsCRLF(t *testing.T) {
+	files, _ := filepath.Glob("testdata/genkit/*/*.prompt")
+	examples, _ := filepath.Glob("../testdata/examples/*.prompt")
+	checked := 0
+	for _, name := range append(files, examples...) {
+		lf, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := bytes.ReplaceAll(bytes.ReplaceAll(lf, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+		doc, err := Parse(src)
+		if err != nil {
+			continue // as the LF file: ex03, prompt files
+		}
+		var out bytes.Buffer
+		if err := Write(&out, doc); err != nil {
+			continue // what Write refuses of the LF file too
+		}
+		checked++
+		if bare := bytes.Count(out.Bytes(), []byte("\n")) - bytes.Count(out.Bytes(), []byte("\r\n")); bare > 0 {
+			t.Errorf("%s: %d line breaks written without CR:\n%q", name, bare, out.String())
+		}
+		back, err := Parse(out.Bytes())
+		if err != nil || !promptfmt.Equal(doc, back) {
+			t.Errorf("%s: does not read back the same: %v", name, err)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d files checked", checked)
+	}
+	src := "# Licence\r\n---\r\nmodel: m\r\nconfig:\r\n  temperature: 0.5\r\n---\r\n{{role \"system\"}}\r\nBe nice.\r\n{{role \"user\"}}\r\nHi {{name}}!\r\n"
+	doc, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, doc); err != nil || out.String() != src {
+		t.Errorf("fmt changed a CRLF file: %v\n%q", err, out.String())
+	}
+	mixed := strings.Replace(src, "config:\r\n", "config:\n", 1)
+	doc, err = Parse([]byte(mixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := Write(&out, doc); err != nil || !strings.HasPrefix(out.String(), "# Licence\n---\nmodel: m\n") {
+		t.Errorf("mixed endings: %v\n%q", err, out.String())
 	}
 }
