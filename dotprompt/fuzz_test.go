@@ -25,7 +25,8 @@ import (
 // point of fmt.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"Hi {{x}}", "---\nmodel: m\n---\n{{role \"system\"}}a{{role \"user\"}}b", "\\{{x}}", "{{#if a}}{{role \"user\"}}{{/if}}",
-		"{{media url=\"https://a\" contentType=\"image/png\"}}", "{{!-- c --}}", "{{{x}}}"} {
+		"{{media url=\"https://a\" contentType=\"image/png\"}}", "{{!-- c --}}", "{{{x}}}",
+		"# L\r\n#\r\n---\r\nmodel: m\r\n---\r\n{{role \"system\"}}\r\nA\r\n{{role \"user\"}}\r\nB\r\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
