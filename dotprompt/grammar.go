@@ -21,46 +21,42 @@ import (
 // checkSyntax runs checkGrammar on the template as the runtime parses
 // it, tmpl, what Dotprompt's ParseDocument leaves of runtimeSrc (which
 // starts at offset base in src: runtimeTemplate), and on each partial,
-// and returns the first
-// error at its place: in the file, or in the partial's file (named
-// beside file). Without one, it returns runtimeSrc and the partials with
-// checkGrammar's edits made (see there).
+// and returns the first error at its place: in the file, or in the
+// partial's file (named beside file). Without one, it returns runtimeSrc
+// and the partials with checkGrammar's edits made (see there), and the
+// first call of a helper the engine does not have, as an error (Load's).
 func checkSyntax(src []byte, base int, runtimeSrc, tmpl string, partials map[string]string, maxDepth int, file string) (out string, edited map[string]string, helper, err *promptfmt.ParseError) {
+	// The template is the body without the white space around it; when
+	// the runtime took it otherwise, the body's start stands for an error.
+	at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
+	found := at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl
+	place := func(off int) int {
+		if found {
+			return base + at + off
+		}
+		return base + len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
+	}
+	edits, unknown, e := checkGrammar(tmpl, maxDepth)
+	if e != nil {
+		return "", nil, nil, diag.Errorf(format, src, place(e.at), "%s", e.msg)
+	}
+	if unknown != nil {
+		helper = unknown.error(tmpl, src, place(unknown.at))
+	}
 	out = runtimeSrc
-	{
-		// The template is the body without the white space around it;
-		// when the runtime took it otherwise, the body's start stands for
-		// an error.
-		at := len(strings.TrimRightFunc(runtimeSrc, unicode.IsSpace)) - len(tmpl)
-		found := at >= 0 && runtimeSrc[at:at+len(tmpl)] == tmpl
-		place := func(off int) int {
-			if found {
-				return base + at + off
-			}
-			return base + len(runtimeSrc) - len(strings.TrimLeftFunc(runtimeSrc, unicode.IsSpace))
+	switch done := splice.Apply(tmpl, edits); {
+	case found:
+		out = runtimeSrc[:at] + done + runtimeSrc[at+len(tmpl):]
+	case len(edits) > 0:
+		// The runtime took the template otherwise (an empty front matter:
+		// it drops tabs and other blanks; YAML it cannot read, the whole
+		// file, is refused before, yamlError), with no metadata: it is
+		// given the edited template alone, which it must read as it is.
+		if again, _, err := runtimeTemplate(done); err != nil || again != done {
+			return "", nil, nil, diag.Errorf(format, src, place(0),
+				"Dotprompt's runtime reads this file's template in a way promptfmt cannot follow (its front matter is empty or not YAML to it)")
 		}
-		edits, unknown, e := checkGrammar(tmpl, maxDepth)
-		if e != nil {
-			return "", nil, nil, diag.Errorf(format, src, place(e.at), "%s", e.msg)
-		}
-		if unknown != nil {
-			helper = unknown.error(src, place(unknown.at), tmpl, unknown.at)
-		}
-		switch edited := splice.Apply(tmpl, edits); {
-		case found:
-			out = runtimeSrc[:at] + edited + runtimeSrc[at+len(tmpl):]
-		case len(edits) > 0:
-			// The runtime took the template otherwise (an empty front
-			// matter: it drops tabs and other blanks; YAML it cannot read,
-			// the whole file, is refused before, yamlError), with
-			// no metadata: it is given
-			// the edited template alone, which it must read as it is.
-			if again, _, err := runtimeTemplate(edited); err != nil || again != edited {
-				return "", nil, nil, diag.Errorf(format, src, place(0),
-					"Dotprompt's runtime reads this file's template in a way promptfmt cannot follow (its front matter is empty or not YAML to it)")
-			}
-			out = edited
-		}
+		out = done
 	}
 	edited = make(map[string]string, len(partials))
 	for _, name := range slices.Sorted(maps.Keys(partials)) {
@@ -75,7 +71,7 @@ func checkSyntax(src []byte, base int, runtimeSrc, tmpl string, partials map[str
 			return "", nil, nil, inPartial(diag.Errorf(format, []byte(p), e.at, "%s", e.msg))
 		}
 		if unknown != nil && helper == nil {
-			helper = inPartial(unknown.error([]byte(p), unknown.at, p, unknown.at))
+			helper = inPartial(unknown.error(p, []byte(p), unknown.at))
 		}
 		edited[name] = splice.Apply(p, edits)
 	}

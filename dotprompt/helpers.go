@@ -25,12 +25,12 @@ type helperCall struct {
 	name string
 }
 
-// error is Load's error for the call, at offset off of src; tmpl is the
-// template read, its tag at offset at.
-func (c *helperCall) error(src []byte, off int, tmpl string, at int) *promptfmt.ParseError {
+// error is Load's error for the call in tmpl, the template read, placed
+// at offset off of src.
+func (c *helperCall) error(tmpl string, src []byte, off int) *promptfmt.ParseError {
 	const why = "neither Handlebars' helper nor Dotprompt's: Genkit's code registers such a helper (ai.defineHelper), and without it the template cannot render"
-	tag := tmpl[at:]
-	if t, err := nextTag([]byte(tmpl), tmpl, at); err == nil && t.start == at {
+	tag := tmpl[c.at:]
+	if t, err := nextTag([]byte(tmpl), tmpl, c.at); err == nil && t.start == c.at {
 		tag = tmpl[t.start:t.end]
 	}
 	e := diag.Errorf(format, src, off, "%s calls %s, %s", tag, c.name, why)

@@ -123,7 +123,9 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 	if open, _, _, next, _ := frontMatter(body, 0); open >= 0 {
 		runtimeAt, template = open, next
 	}
-	partials, refs, err := readPartials(s.FS, string(body[template:]), l.MaxSource)
+	// What the engine reads, its comments quieted (offsets unchanged).
+	quietTemplate := quietComments(string(body[template:]))
+	partials, quiet, refs, err := readPartials(s.FS, quietTemplate, l.MaxSource)
 	if err == nil {
 		err = checkPartials(string(body), partials, refs, l)
 	}
@@ -131,12 +133,7 @@ func prepare(src []byte, opts []promptfmt.Option, helpers bool) (*prepared, erro
 		return nil, finish(s, renderError("", err))
 	}
 	p.partials, p.refs = partials, refs
-	// What the engine reads, its comments quieted (offsets unchanged).
-	runtimeSrc := string(body[runtimeAt:template]) + quietComments(string(body[template:]))
-	quiet := make(map[string]string, len(partials))
-	for name, p := range partials {
-		quiet[name] = quietComments(p)
-	}
+	runtimeSrc := string(body[runtimeAt:template]) + quietTemplate
 	tmpl, yamlAt, yerr := runtimeTemplate(runtimeSrc)
 	if yerr != nil {
 		return nil, finish(s, yamlError(src, len(src)-len(body)+runtimeAt, yamlAt, yerr))
@@ -324,12 +321,12 @@ type partialRef struct {
 
 // partialRefs are the partials src names, in order, where Handlebars
 // reads a partial tag: not in a comment, a raw block or escaped text
-// ("\{{> name}}" is text). Read by raymond's lexer, its comments quieted
-// first (quietComments: the lexer is quadratic in their blanks); a
-// syntax error ends the list (Load reports it).
+// ("\{{> name}}" is text). Read by raymond's lexer, so src is given with
+// its comments quieted (quietComments: the lexer is quadratic in their
+// blanks); a syntax error ends the list (Load reports it).
 func partialRefs(src string) []partialRef {
 	var refs []partialRef
-	lex := lexer.Scan(quietComments(src))
+	lex := lexer.Scan(src)
 	for {
 		tok := lex.NextToken()
 		if tok.Kind == lexer.TokenEOF || tok.Kind == lexer.TokenError {
@@ -352,17 +349,18 @@ func partialRefs(src string) []partialRef {
 	}
 }
 
-// readPartials reads the partials src names, and theirs, from fsys: the
-// partial "dir/name" is the file dir/_name.prompt, as Dotprompt's
-// directory store names it. Each file is bounded by maxSource. It returns
-// them by name, and the partials each text names (refs[""] the
-// template's); without fsys none is read.
-func readPartials(fsys fs.FS, src string, maxSource int) (partials map[string]string, refs map[string][]partialRef, err error) {
-	refs = map[string][]partialRef{"": partialRefs(src)}
+// readPartials reads the partials the template names, and theirs, from
+// fsys: the partial "dir/name" is the file dir/_name.prompt, as
+// Dotprompt's directory store names it. quiet is the template with its
+// comments quieted. Each file is bounded by maxSource. It returns them by
+// name, as read and quieted, and the partials each text names (refs[""]
+// the template's); without fsys none is read.
+func readPartials(fsys fs.FS, quiet string, maxSource int) (partials, quieted map[string]string, refs map[string][]partialRef, err error) {
+	refs = map[string][]partialRef{"": partialRefs(quiet)}
+	partials, quieted = map[string]string{}, map[string]string{}
 	if fsys == nil {
-		return nil, refs, nil
+		return partials, quieted, refs, nil
 	}
-	partials = map[string]string{}
 	todo := []string{""}
 	for len(todo) > 0 {
 		from := todo[len(todo)-1]
@@ -374,18 +372,19 @@ func readPartials(fsys fs.FS, src string, maxSource int) (partials map[string]st
 			}
 			file := partialFile(name)
 			if fi, err := fs.Stat(fsys, file); err == nil && maxSource > 0 && fi.Size() > int64(maxSource) {
-				return nil, nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
+				return nil, nil, nil, fmt.Errorf("partial %s: %s is %d bytes, more than the limit MaxSource (%d)", name, file, fi.Size(), maxSource)
 			}
 			b, err := fs.ReadFile(fsys, file)
 			if err != nil {
-				return nil, nil, fmt.Errorf("partial %s: %w", name, err)
+				return nil, nil, nil, fmt.Errorf("partial %s: %w", name, err)
 			}
 			partials[name] = string(b)
-			refs[name] = partialRefs(string(b))
+			quieted[name] = quietComments(partials[name])
+			refs[name] = partialRefs(quieted[name])
 			todo = append(todo, name)
 		}
 	}
-	return partials, refs, nil
+	return partials, quieted, refs, nil
 }
 
 // finish puts the File option's name on err.
