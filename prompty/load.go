@@ -14,6 +14,7 @@ import (
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/lines"
+	"github.com/promptfmt/promptfmt/internal/tmpl"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 	"go.yaml.in/yaml/v3"
 )
@@ -98,8 +99,8 @@ func loadAgent(src []byte, c *config, dir string) (*Agent, error) {
 	start := instructionsStart(src, fm.body)
 	// A template over MaxSource is refused before it is copied (a 256 MB
 	// file would be, whole), as its engine would refuse it.
-	if size, max := len(bytes.TrimRight(src[start:], "\r\n")), c.Limits.Effective().MaxSource; max > 0 && size > max {
-		return nil, a.errorf(0, 0, "the template is %d bytes, more than the limit of %d", size, max)
+	if msg := tmpl.SourceTooLarge(len(bytes.TrimRight(src[start:], "\r\n")), c.Limits.Effective().MaxSource); msg != "" {
+		return nil, a.errorf(0, 0, "%s", msg)
 	}
 	a.Instructions = strings.TrimRight(string(src[start:]), "\r\n") // as Parse: only empty lines go
 	a.InstructionsLine, _ = lines.Position(src, start)

@@ -106,8 +106,8 @@ func renderAgent(a *Agent, inputs map[string]any, c *config, strict bool) (strin
 	// The engine refuses a template over MaxSource; PreRender only
 	// lengthens it, so one over the limit now is refused here, before
 	// the copies strict mode makes of it (a 256 MB file took 1.3 GB).
-	if max := c.Limits.Effective().MaxSource; max > 0 && len(tpl) > max {
-		return "", nil, a.errorf(0, 0, "the template is %d bytes, more than the limit of %d", len(tpl), max)
+	if msg := tmpl.SourceTooLarge(len(tpl), c.Limits.Effective().MaxSource); msg != "" {
+		return "", nil, a.errorf(0, 0, "%s", msg)
 	}
 	if strict {
 		n.render = NewNonce()

@@ -134,7 +134,7 @@ func Jinja(src string, ctx map[string]any, o Options) (_ string, err error) {
 // CompileJinja reads the Jinja2 template src without rendering it: its
 // syntax errors, with no variables needed.
 func CompileJinja(src string, o Options) (err error) {
-	if max := o.Limits.Effective().MaxSource; !HasJinjaTags(src) && (max <= 0 || len(src) <= max) {
+	if !HasJinjaTags(src) && SourceTooLarge(len(src), o.Limits.Effective().MaxSource) == "" {
 		return nil // nothing for the engine to read (its lexer alone costs ~30 µs)
 	}
 	budget := o.budget()
@@ -152,8 +152,8 @@ type compiled struct {
 
 func compile(src string, o Options, budget *exec.Budget) (*compiled, error) {
 	limits := o.Limits.Effective()
-	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
-		return nil, &Error{Msg: fmt.Sprintf("the template is %d bytes, more than the limit of %d", len(src), limits.MaxSource)}
+	if msg := SourceTooLarge(len(src), limits.MaxSource); msg != "" {
+		return nil, &Error{Msg: msg}
 	}
 	if err := Check(src); err != nil {
 		return nil, err
@@ -295,6 +295,15 @@ func short(s string) string {
 // lineOf returns the 1-based line of offset off in src.
 func lineOf(src string, off int) int {
 	return 1 + strings.Count(src[:off], "\n")
+}
+
+// SourceTooLarge is the error message for a template of n bytes over
+// the limit max (Limits.MaxSource; none when max is 0 or less), or "".
+func SourceTooLarge(n, max int) string {
+	if max > 0 && n > max {
+		return fmt.Sprintf("the template is %d bytes, more than the limit of %d", n, max)
+	}
+	return ""
 }
 
 // checkInputs refuses Go data that nests past values.MaxDepth or contains

@@ -156,7 +156,7 @@ func lineOfTag(src, name string) int {
 // CompileMustache reads the Mustache template src without rendering it:
 // its syntax errors, with no variables needed.
 func CompileMustache(src string, o Options) (err error) {
-	if max := o.Limits.Effective().MaxSource; !strings.Contains(src, "{{") && (max <= 0 || len(src) <= max) {
+	if !strings.Contains(src, "{{") && SourceTooLarge(len(src), o.Limits.Effective().MaxSource) == "" {
 		return nil // no tag: nothing for the engine to read
 	}
 	defer recoverPanic(&err, nil)
@@ -165,8 +165,8 @@ func CompileMustache(src string, o Options) (err error) {
 }
 
 func parseMustache(src string, limits promptfmt.TemplateLimits) (*mustache.Template, error) {
-	if limits.MaxSource > 0 && len(src) > limits.MaxSource {
-		return nil, &Error{Msg: fmt.Sprintf("the template is %d bytes, more than the limit of %d", len(src), limits.MaxSource)}
+	if msg := SourceTooLarge(len(src), limits.MaxSource); msg != "" {
+		return nil, &Error{Msg: msg}
 	}
 	t, err := mustache.ParseStringPartialsRaw(src, noPartials{}, true)
 	if err != nil {
