@@ -251,6 +251,15 @@
 // schema). A value the Request cannot hold (temperature: hot) stays in
 // the front matter with a warning at its line.
 //
+// Decision (model): model is a Genkit model reference, the plugin that
+// serves the model, a slash, then the model's name as that plugin's
+// provider knows it (googleai/gemini-2.0-flash: the Gemini API's
+// gemini-2.0-flash). Parse and Render keep it as written in
+// Request.Model, as Dotprompt's runtime renders it: a file converted and
+// read back names the same model. What sends the request without Genkit,
+// as promptfmt request --as does, gives the provider the name alone
+// (ModelName): the plugin prefix is Genkit's, and a provider refuses it.
+//
 // # File names
 //
 // Dotprompt's directory store (and Genkit, which loads a prompts

@@ -89,3 +89,15 @@ func ExampleCheck() {
 	// greet.prompt:4:4: block {{#if name}} is never closed
 	// <nil>
 }
+
+// A file's model names the Genkit plugin that serves it; a provider
+// knows the model by the rest.
+func ExampleModelName() {
+	plugin, name := dotprompt.ModelName("googleai/gemini-2.0-flash")
+	fmt.Println(plugin, name)
+	plugin, name = dotprompt.ModelName("gpt-4o")
+	fmt.Printf("%q %s\n", plugin, name)
+	// Output:
+	// googleai gemini-2.0-flash
+	// "" gpt-4o
+}

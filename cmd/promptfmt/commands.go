@@ -327,7 +327,9 @@ func (c *cli) runRequest(args []string) int {
 			"an anthropic one without max_tokens, is refused. What the provider cannot\n"+
 			"take stops it, each thing named with its line; --lossy changes it instead\n"+
 			"and prints each change. A template is rendered with --inputs (or its\n"+
-			"defaults) first. Providers: "+strings.Join(providerNames(), ", ")+".")
+			"defaults) first; a Dotprompt model names its Genkit plugin\n"+
+			"(googleai/gemini-2.0-flash), and the provider is asked for the rest.\n"+
+			"Providers: "+strings.Join(providerNames(), ", ")+".")
 	format := fs.String("f", "", "input format ("+formatNames()+"); default: from the extension")
 	as := fs.String("as", "", "the provider whose body to print: "+strings.Join(providerNames(), ", ")+"; required")
 	inputsFile := inputsFlag(fs)
@@ -388,6 +390,8 @@ func (c *cli) runRequest(args []string) int {
 	}
 	if *model != "" {
 		sent.Request.Model = *model
+	} else if in.format.model != nil && sent.Request.Model != "" {
+		sent.Request.Model = in.format.model(sent.Request.Model)
 	}
 	if *maxTokens > 0 {
 		sent.Request.MaxTokens = maxTokens

@@ -41,6 +41,9 @@ type formatInfo struct {
 	// isTemplate, when set, says that writing the file back would replace
 	// its template by what it renders to: fmt and convert refuse it.
 	isTemplate func(src []byte) bool
+	// model, when set, is the model's name as a provider knows it, from
+	// the file's (Dotprompt's names the Genkit plugin that serves it too).
+	model func(ref string) string
 }
 
 // template is a loaded template file.
@@ -96,6 +99,13 @@ func checkPrompty(src []byte, file string) error {
 func checkDotprompt(src []byte, file string) error {
 	_, err := dotprompt.Check(src, dotpromptOptions(file)...)
 	return err
+}
+
+// dotpromptModel is the model a provider is asked for: the name in the
+// file's Genkit reference, without its plugin.
+func dotpromptModel(ref string) string {
+	_, name := dotprompt.ModelName(ref)
+	return name
 }
 
 func dotpromptOptions(file string) []promptfmt.Option {
@@ -263,6 +273,9 @@ func (t *dotpromptTemplate) Describe() map[string]any {
 	if t.last != nil && t.last.Meta != nil {
 		out["meta"] = t.last.Meta
 	}
+	if t.last != nil && !t.last.Request.IsZero() { // the front matter's settings Meta no longer holds
+		out["request"] = t.last.Request
+	}
 	return out
 }
 
@@ -280,7 +293,7 @@ func commandFormats() []formatInfo {
 			isTemplate: pdl.IsTemplate,
 		},
 		"prompty":   {load: loadPrompty, check: checkPrompty},
-		"dotprompt": {load: loadDotprompt, check: checkDotprompt},
+		"dotprompt": {load: loadDotprompt, check: checkDotprompt, model: dotpromptModel},
 	}
 	var out []formatInfo
 	for _, f := range registry.All() {

@@ -84,6 +84,27 @@ func TestRequest(t *testing.T) {
 	assert.Equal(t, exitOK, status, errOut)
 }
 
+// A Dotprompt file names its model with the Genkit plugin that serves it
+// (googleai/gemini-2.0-flash); a provider is asked for the model's own
+// name, which parse keeps as written.
+func TestRequestGenkitModel(t *testing.T) {
+	for _, as := range []string{"gemini", "openai", "anthropic"} {
+		out, errOut, status := runCmd(t, "", "request", "--as", as, "--max-tokens", "100", exampleDir+"joke.prompt")
+		require.Equal(t, exitOK, status, errOut)
+		p, err := registry.ByName(as)
+		require.NoError(t, err)
+		doc, err := p.Parse([]byte(out))
+		require.NoError(t, err, out)
+		assert.Equal(t, "gemini-2.0-flash", doc.Request.Model, as)
+	}
+	out, errOut, status := runCmd(t, "", "request", "--as", "openai", "--model", "openrouter/google/gemini-2.0-flash", exampleDir+"joke.prompt")
+	require.Equal(t, exitOK, status, errOut)
+	assert.Contains(t, out, `"model": "openrouter/google/gemini-2.0-flash"`, "--model is given as it is")
+	out, _, status = runCmd(t, "", "parse", exampleDir+"joke.prompt")
+	require.Equal(t, exitOK, status)
+	assert.Contains(t, out, `"model": "googleai/gemini-2.0-flash"`, "parse keeps the reference")
+}
+
 // messages --as P FILE | messages -f P - prints what messages FILE
 // prints, for every example and every provider that reads its bodies.
 func TestMessagesThroughProviders(t *testing.T) {

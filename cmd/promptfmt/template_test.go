@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"testing"
 
@@ -223,4 +224,63 @@ func TestRenderWarningsPrinted(t *testing.T) {
 		require.Equal(t, exitOK, status, errOut)
 		assert.Contains(t, errOut, `thread input "history"`, "%v", args)
 	}
+}
+
+// parse of a template prints what its file asks of a model (the
+// Request, which Meta no longer holds) beside the messages, whichever
+// format's description holds it: every template example's Request is
+// found in the JSON parse prints.
+func TestParseTemplateRequest(t *testing.T) {
+	const dir = "../../testdata/examples/"
+	seen := 0
+	for file, inputsFile := range matrixInputs {
+		f, err := lookupFormat("", dir+file)
+		require.NoError(t, err)
+		src, err := os.ReadFile(dir + file)
+		require.NoError(t, err)
+		tmpl, err := f.load(src, dir+file)
+		require.NoError(t, err, file)
+		var inputs map[string]any
+		raw, err := os.ReadFile(dir + inputsFile)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(raw, &inputs))
+		doc, err := tmpl.Document(inputs)
+		require.NoError(t, err, file)
+		if doc.Request.IsZero() {
+			continue
+		}
+		seen++
+		var want any
+		raw, err = json.Marshal(doc.Request)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(raw, &want))
+		out, errOut, status := runCmd(t, "", "parse", "--inputs", dir+inputsFile, dir+file)
+		require.Equal(t, exitOK, status, errOut)
+		var got any
+		require.NoError(t, json.Unmarshal([]byte(out), &got))
+		assert.True(t, holdsValue(got, want), "%s: parse does not print its request %s:\n%s", file, raw, out)
+	}
+	assert.GreaterOrEqual(t, seen, 3, "every template example asks something of a model")
+}
+
+// holdsValue reports whether the JSON tree v holds want, at any depth.
+func holdsValue(v, want any) bool {
+	if reflect.DeepEqual(v, want) {
+		return true
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for _, x := range v {
+			if holdsValue(x, want) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if holdsValue(x, want) {
+				return true
+			}
+		}
+	}
+	return false
 }
