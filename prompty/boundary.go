@@ -99,6 +99,31 @@ func roleWord[T string | []byte](line T, end int) (col, start, stop int) {
 	return col, start, i
 }
 
+// plainMarker reads a boundary line without attributes ("user:",
+// "# Assistant :"), the common one, from the bytes the line search has
+// just read: what parseMarkerIn(line, sent) returns of it, told without
+// reading the copy texts are cut from (which has left the cache by
+// then). ok is false for every other line, marker or not.
+func plainMarker(line []byte) (role string, col int, ok bool) {
+	end := len(line)
+	for end > 0 && isBlank(line[end-1]) {
+		end--
+	}
+	if end == 0 || line[end-1] != ':' {
+		return "", 0, false
+	}
+	col, start, i := roleWord(line, end)
+	stop := i
+	for i < end-1 && isBlank(line[i]) {
+		i++
+	}
+	if i != end-1 || stop-start > 9 { // no role is longer than 9 letters
+		return "", 0, false
+	}
+	role = roleOf(string(line[start:stop])) // so few bytes, not escaping: not allocated
+	return role, col, role != ""
+}
+
 // mayName reports whether the first word of line is a role: what
 // parseMarkerIn asks of a line before it can be a boundary or a warning.
 // It reads the bytes the line search has just read, not the copy of them

@@ -98,15 +98,22 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 			break
 		}
 		s, e, next = body+s, body+e, body+next
-		if !mayName(src[s:e]) {
-			continue
-		}
-		m, isMarker, bad := parseMarkerIn(text[s:e], cfg.sent)
-		if bad != "" {
-			doc.Warnings = append(doc.Warnings, markerWarning(first+n-1, s, m, bad))
-		}
-		if !isMarker {
-			continue
+		var m marker
+		if role, col, ok := plainMarker(src[s:e]); ok {
+			m.role, m.col = role, col
+		} else {
+			if !mayName(src[s:e]) {
+				continue
+			}
+			var isMarker bool
+			var bad string
+			m, isMarker, bad = parseMarkerIn(text[s:e], cfg.sent)
+			if bad != "" {
+				doc.Warnings = append(doc.Warnings, markerWarning(first+n-1, s, m, bad))
+			}
+			if !isMarker {
+				continue
+			}
 		}
 		if inMessage {
 			if err := finish(slab.Next(&doc.Messages, s, len(src)), src, text, &cur, s, cfg, &parts, lf); err != nil {

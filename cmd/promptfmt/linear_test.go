@@ -27,6 +27,7 @@ var adversarialUnits = []string{
 // needs: allocation at n and 4n repetitions (growth.Linear).
 func TestParsersAreLinear(t *testing.T) {
 	growth.NotUnderRace(t)
+	lines.CountWork()
 	prefixes := map[string][]string{
 		"prapti":     {"", "### @user:\n"},
 		"stf":        {"", ";user\n"},

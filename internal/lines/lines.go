@@ -210,7 +210,9 @@ func SkipBOM(src []byte) int {
 // Lines end at LF, CRLF or a lone CR, as editors count them.
 func Position(src []byte, off int) (line, col int) {
 	off = min(max(off, 0), len(src))
-	work.Add(int64(off))
+	if counting.Load() {
+		work.Add(int64(off))
+	}
 	line, start := 1, 0
 	for i := 0; i < off; i++ {
 		switch src[i] {
@@ -250,13 +252,23 @@ func Start(src []byte, n int) int {
 	return len(src)
 }
 
-// work is the bytes Position and Counters have walked.
-var work atomic.Int64
+// work is the bytes Position and Counters have walked since CountWork;
+// counting is whether they count.
+var (
+	work     atomic.Int64
+	counting atomic.Bool
+)
 
-// Work is the bytes Position and Counters have walked since the program
-// started: a deterministic cost, so that a test can tell a parser that
-// asks Position once per message (quadratic) from one that walks forward.
+// Work is the bytes Position and Counters have walked since CountWork
+// was first called: a deterministic cost, so that a test can tell a
+// parser that asks Position once per message (quadratic) from one that
+// walks forward.
 func Work() int64 { return work.Load() }
+
+// CountWork starts the count Work returns. Until then nothing is
+// counted: the count is one word of memory that every parse on every
+// core would write, at each message.
+func CountWork() { counting.Store(true) }
 
 // Counter is Position for offsets asked for in increasing order: each call
 // counts only the bytes after the last one's offset, so that positioning
@@ -279,7 +291,9 @@ func (c *Counter) Position(off int) (line, col int) {
 	if off < c.off {
 		c.off, c.line, c.start = 0, 1, 0
 	}
-	work.Add(int64(off - c.off))
+	if counting.Load() {
+		work.Add(int64(off - c.off))
+	}
 	if !c.cr {
 		seg := c.src[c.off:off]
 		if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
