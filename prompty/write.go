@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
@@ -66,8 +67,12 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		escaped = true
 		return escape(eng, s)
 	}
-	want := make([]promptfmt.Message, 0, len(doc.Messages))    // what the model is to receive
-	written := make([]promptfmt.Message, 0, len(doc.Messages)) // what Parse is to read
+	// written is what Parse is to read; want, what the model is to
+	// receive, is the same until a string is escaped: it is made then.
+	written := make([]promptfmt.Message, 0, len(doc.Messages))
+	var want []promptfmt.Message
+	parts := slab.New(len(doc.Messages)) // both lists' one-part contents
+	b.Grow(writtenSize(doc.Messages))
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		fail := func(t promptfmt.Thing, what string, args ...any) *promptfmt.UnsupportedError {
@@ -80,28 +85,36 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		}
 		text := checkMessage(m, fail)
 		attrs := messageAttrs(m, fail)
-		wm, pm := promptfmt.NewMessage(m.Role, text), promptfmt.NewMessage(m.Role, tmplString(text))
+		written = written[:len(written)+1]
+		pm := &written[len(written)-1] // written in place (internal/slab)
+		pm.Role, pm.Content = m.Role, parts.Text(tmplString(text))
+		var meta map[string]any // the metadata as the model receives it
 		for j, a := range attrs {
 			if a.key == "name" {
-				wm.Name, pm.Name = m.Name, tmplString(m.Name)
+				pm.Name = tmplString(m.Name)
 				attrs[j].value = pm.Name
 				continue
 			}
-			if wm.Metadata == nil {
-				wm.Metadata, pm.Metadata = map[string]any{}, map[string]any{}
+			if pm.Metadata == nil {
+				meta, pm.Metadata = map[string]any{}, map[string]any{}
 			}
-			wm.Metadata[a.key], pm.Metadata[a.key] = a.value, a.value
+			meta[a.key], pm.Metadata[a.key] = a.value, a.value
 			if s, ok := a.value.(string); ok {
 				attrs[j].value = tmplString(s)
 				pm.Metadata[a.key] = attrs[j].value
 			}
 		}
-		want, written = append(want, wm), append(written, pm)
+		if escaped && want == nil {
+			want = append(make([]promptfmt.Message, 0, len(doc.Messages)), written[:i]...)
+		}
+		if want != nil {
+			want = append(want, promptfmt.Message{Role: m.Role, Name: m.Name, Content: parts.Text(text), Metadata: meta})
+		}
 		b.WriteString(m.Role)
 		writeAttrs(&b, attrs)
 		b.WriteString(":\n")
-		if pm.Content[0].Value != "" {
-			b.WriteString(pm.Content[0].Value)
+		if v := pm.Content[0].Value; v != "" {
+			b.WriteString(v)
 			b.WriteByte('\n')
 		}
 	}
@@ -119,6 +132,19 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	}
 	_, err := io.WriteString(w, out)
 	return err
+}
+
+// writtenSize is about what Write writes of msgs: their roles, texts and
+// line breaks (attributes and escapes grow it further).
+func writtenSize(msgs []promptfmt.Message) int {
+	n := 0
+	for i := range msgs {
+		n += len(msgs[i].Role) + 4
+		for _, p := range msgs[i].Content {
+			n += len(p.Value)
+		}
+	}
+	return n
 }
 
 // readsBack checks that Parse reads out as the messages written: a last
@@ -209,9 +235,11 @@ func checkMessage(m *promptfmt.Message, fail func(promptfmt.Thing, string, ...an
 	case strings.HasPrefix(text, "\n") || strings.HasSuffix(text, "\n"):
 		fail(promptfmt.ThingText, "text that starts or ends with an empty line cannot be expressed (Prompty trims those)")
 	}
-	for n, line := range strings.Split(text, "\n") {
+	n := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		n++
 		if _, ok, _ := parseMarker(line); ok {
-			fail(promptfmt.ThingText, "line %d of its text, %q, would be read as a role boundary", n+1, line).TextLine = n + 1
+			fail(promptfmt.ThingText, "line %d of its text, %q, would be read as a role boundary", n, line).TextLine = n
 		}
 	}
 	return text

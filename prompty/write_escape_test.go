@@ -55,10 +55,17 @@ func TestWriteEscapesTemplateSyntax(t *testing.T) {
 			writesBack(t, doc)
 		}
 	}
-	// A name or attribute value with template syntax is escaped too.
+	// A name or attribute value with template syntax is escaped too, in
+	// a message before or after others, with metadata or without.
 	m := promptfmt.NewMessage("user", "hi")
 	m.Name, m.Metadata = "{{ who }}", map[string]any{"k": "{% x %}"}
-	writesBack(t, &promptfmt.Document{Messages: []promptfmt.Message{m}})
+	plain := promptfmt.NewMessage("assistant", "ok")
+	plain.Metadata = map[string]any{"id": int64(7)}
+	for _, msgs := range [][]promptfmt.Message{{m}, {plain, m}, {m, plain}, {plain, m, plain}} {
+		doc := &promptfmt.Document{Messages: msgs}
+		require.NoError(t, Write(io.Discard, doc))
+		writesBack(t, doc)
+	}
 }
 
 // TestWriteProperty: random texts of template fragments, role-marker-like
