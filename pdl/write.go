@@ -57,13 +57,18 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		return e
 	}
 	var b bytes.Buffer
-	turn := func(role, body string) {
+	b.Grow(writtenSize(doc.Messages))
+	turn := func(role, body string) { // piece by piece: a concatenation would copy the body once more
 		if b.Len() > 0 {
-			b.WriteString("\n")
+			b.WriteByte('\n')
 		}
-		b.WriteString("<|" + role + "|>\n")
+		b.WriteString("<|")
+		b.WriteString(role)
+		b.WriteString("|>\n")
 		if body != "" {
-			b.WriteString("\n" + body + "\n")
+			b.WriteByte('\n')
+			b.WriteString(body)
+			b.WriteByte('\n')
 		}
 	}
 	meta, rerrs := putRequest(doc)
@@ -132,10 +137,28 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// writtenSize is about what write writes of msgs: their texts and turn
+// separators (escapes and images' data URLs grow it further).
+func writtenSize(msgs []promptfmt.Message) int {
+	n := 0
+	for i := range msgs {
+		n += len(msgs[i].Role) + 8
+		for _, p := range msgs[i].Content {
+			n += len(p.Value)
+		}
+	}
+	return n
+}
+
 const crIssue = "text with a carriage return (PDL reads it as a line break)"
 
 // messageBody writes a message's parts.
 func messageBody(i int, m *promptfmt.Message, fail func(int, promptfmt.Thing, string, ...any) *promptfmt.UnsupportedError) (string, bool) {
+	if len(m.Content) == 1 { // the common message, one text without a problem: what the rest gives it, not built
+		if p := &m.Content[0]; p.Kind == promptfmt.KindText && p.StrayField() == "" && !strings.Contains(p.Value, "\r") && strings.TrimSpace(p.Value) == p.Value {
+			return protect(escapeText(p.Value)), true
+		}
+	}
 	var b strings.Builder
 	ok := true
 	text := ""
@@ -290,6 +313,10 @@ func canonical(doc *promptfmt.Document) *promptfmt.Document {
 	}
 	c.Messages = make([]promptfmt.Message, len(doc.Messages))
 	for i, m := range doc.Messages {
+		if canonicalContent(m.Content) { // most are: shared, not copied (c is only compared)
+			c.Messages[i] = m
+			continue
+		}
 		var parts []promptfmt.ContentPart
 		for _, p := range m.Content {
 			switch n := len(parts); {
@@ -307,6 +334,17 @@ func canonical(doc *promptfmt.Document) *promptfmt.Document {
 		c.Messages[i] = m
 	}
 	return &c
+}
+
+// canonicalContent reports whether canonical leaves content as it is:
+// parts, no empty text beside others, no two texts side by side.
+func canonicalContent(content []promptfmt.ContentPart) bool {
+	for j, p := range content {
+		if p.Kind == promptfmt.KindText && (p.Value == "" && len(content) > 1 || j > 0 && content[j-1].Kind == promptfmt.KindText) {
+			return false
+		}
+	}
+	return len(content) > 0
 }
 
 func hasSeparatorLine(s string) bool {
