@@ -20,6 +20,15 @@ import (
 // markers maps the model's roles to Dotprompt's role markers.
 var markers = map[string]string{"user": "user", "assistant": "model", "system": "system", "tool": "tool"}
 
+// roleTags are the markers' tags, made once.
+var roleTags = func() map[string]string {
+	tags := make(map[string]string, len(markers))
+	for role, marker := range markers {
+		tags[role] = `role "` + marker + `"`
+	}
+	return tags
+}()
+
 // A front matter key that makes a .prompt file PromptCritical's: writing
 // one would make the file read as a promptfile.
 var promptFileKey = regexp.MustCompile(`^(prompt-id|created-at|sha1-hash)$`)
@@ -83,13 +92,21 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	// says the file is Dotprompt's and the trimming of the body cannot
 	// take its leading white space.
 	bare := frontMatter && promptkind.Of([]byte(b.String())) == promptkind.Dotprompt
+	n, size := 0, b.Len()
+	for i := range doc.Messages {
+		n += 1 + len(doc.Messages[i].Content)
+		for _, p := range doc.Messages[i].Content {
+			size += len(p.Value) + 24 // the tags around it
+		}
+	}
+	b.Grow(size)
 	var (
-		items           []item
+		items           = make([]item, 0, n)
 		escaped, source bool // text was escaped; source text was written
 	)
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
-		marker, ok := markers[m.Role]
+		roleTag, ok := roleTags[m.Role]
 		switch {
 		case m.Disabled:
 			fail(i, m, promptfmt.ThingDisabled, "a disabled message (Dotprompt has no such thing)")
@@ -108,7 +125,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 		}
 		first := i == 0 && m.Role == "user" && bare && m.Content[0].Kind == promptfmt.KindText && !startsSpace(m.Content[0].Value)
 		if !first {
-			items = append(items, item{tag: `role "` + marker + `"`})
+			items = append(items, item{tag: roleTag})
 		}
 		for j, p := range m.Content {
 			last := i == len(doc.Messages)-1 && j == len(m.Content)-1
@@ -250,7 +267,7 @@ func writeItems(b *strings.Builder, items []item, nl string) {
 			b.WriteString(it.text)
 			continue
 		}
-		open, close := "{{", "}}"
+		open, close, after := "{{", "}}", "" // after: what close strips
 		if k > 0 && items[k-1].tag == "" {
 			prev := items[k-1]
 			switch {
@@ -269,14 +286,17 @@ func writeItems(b *strings.Builder, items []item, nl string) {
 			next := items[k+1]
 			switch {
 			case next.strip.left:
-				close = "~}}" + next.strip.lws
+				close, after = "~}}", next.strip.lws
 			case next.plain && !startsSpace(next.text):
-				close = "~}}" + nl
+				close, after = "~}}", nl
 			case strings.HasPrefix(next.text, "}"):
-				close = "~}} "
+				close, after = "~}}", " "
 			}
 		}
-		b.WriteString(open + it.tag + close)
+		b.WriteString(open) // piece by piece: no concatenation made for each tag
+		b.WriteString(it.tag)
+		b.WriteString(close)
+		b.WriteString(after)
 	}
 }
 
