@@ -156,7 +156,7 @@ func roleOf(word string) string {
 	default:
 		return ""
 	}
-	if !strings.EqualFold(word, r) {
+	if word != r && !strings.EqualFold(word, r) { // most are written in lower case: compared whole first
 		return ""
 	}
 	return r
