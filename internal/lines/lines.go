@@ -65,17 +65,19 @@ func ToLF(s string) string {
 	}
 	var sb strings.Builder
 	sb.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '\r' {
-			if i+1 < len(s) && s[i+1] == '\n' {
-				continue
-			}
-			c = '\n'
+	for { // a stretch without CR at a time: a byte at a time runs at a tenth of the speed
+		i := strings.IndexByte(s, '\r')
+		if i < 0 {
+			sb.WriteString(s)
+			return sb.String()
 		}
-		sb.WriteByte(c)
+		sb.WriteString(s[:i])
+		sb.WriteByte('\n')
+		if i+1 < len(s) && s[i+1] == '\n' {
+			i++ // CRLF: its LF is the line break written
+		}
+		s = s[i+1:]
 	}
-	return sb.String()
 }
 
 // First returns s up to its first LF (all of s without one).

@@ -43,6 +43,29 @@ func TestToLF(t *testing.T) {
 	if got := ToLF("a\r\nb\rc\n\r"); got != "a\nb\nc\n\n" {
 		t.Errorf("ToLF = %q", got)
 	}
+	// Every string of up to 7 bytes of CR, LF and x: as a byte at a time.
+	var each func(s string)
+	each = func(s string) {
+		want := strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+		if got := ToLF(s); got != want {
+			t.Fatalf("ToLF(%q) = %q, want %q", s, got, want)
+		}
+		if len(s) < 7 {
+			for _, c := range []string{"\r", "\n", "x"} {
+				each(s + c)
+			}
+		}
+	}
+	each("")
+}
+
+func BenchmarkToLF(b *testing.B) {
+	s := strings.Repeat("a line of text of some sixty bytes, as prose has them\r\n", 20000)
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ToLF(s)
+	}
 }
 
 // A CR only at the very end must not make the scan quadratic: every line
