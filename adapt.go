@@ -405,7 +405,7 @@ func (a *adapter) plainText(i int) string {
 		if p := &m.Content[j]; p.Kind == KindText {
 			texts++
 			if strings.Contains(p.Value, "\r") {
-				p.Value = strings.ReplaceAll(strings.ReplaceAll(p.Value, "\r\n", "\n"), "\r", "\n")
+				p.Value = lines.ToLF(p.Value)
 				if !slices.Contains(did, "made its line breaks LF") {
 					did = append(did, "made its line breaks LF")
 				}
@@ -499,7 +499,7 @@ func (a *adapter) nearestText(i int, text string) string {
 	} else if old == text {
 		return ""
 	}
-	if lf := strings.ReplaceAll(strings.ReplaceAll(old, "\r\n", "\n"), "\r", "\n"); lf != old {
+	if lf := lines.ToLF(old); lf != old {
 		did = append(did, "made its line breaks LF")
 		old = lf
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/homes"
+	"github.com/promptfmt/promptfmt/internal/lines"
 )
 
 // This file keeps comments: the parser anchors each to its place among the
@@ -22,7 +23,7 @@ type pendingComment struct {
 // comment notes the comment text read at source offset pos (a line
 // comment, or a block comment from its ;/* line to its ;*/ line).
 func (p *parser) comment(pos, line int, text string) {
-	c := promptfmt.Comment{Format: format, Text: strings.ReplaceAll(text, "\r\n", "\n"), Line: line}
+	c := promptfmt.Comment{Format: format, Text: lines.CRLFToLF(text), Line: line}
 	if p.open == "raw" {
 		// In a ;raw block: before the message the block makes.
 		c.Message, c.Part = len(p.doc.Messages), -1

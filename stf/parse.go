@@ -9,6 +9,7 @@ import (
 	"github.com/promptfmt/promptfmt/internal/diag"
 	"github.com/promptfmt/promptfmt/internal/json5"
 	"github.com/promptfmt/promptfmt/internal/jsonvalue"
+	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/slab"
 )
 
@@ -31,10 +32,10 @@ func parse(src []byte, cfg config) (*promptfmt.Document, error) {
 	p := &parser{src: src, s: string(src), cfg: cfg, cur: -1, doc: &promptfmt.Document{}, layout: layout{metaAfter: -1}}
 	p.lines = lineCounter{s: p.s, line: 1}
 	p.text.src, p.block.src, p.block.track = p.s, p.s, true
-	if strings.IndexByte(p.s, '\r') >= 0 {
-		lf, crlf := strings.Count(p.s, "\n"), strings.Count(p.s, "\r\n")
+	if cr, crlf := lines.CountCR(p.s); cr > 0 {
+		lf := strings.Count(p.s, "\n")
 		p.crlf = lf > 0 && crlf == lf
-		p.lines.loneCR = strings.Count(p.s, "\r") != crlf
+		p.lines.loneCR = cr != crlf
 	}
 	p.doc.Messages = make([]promptfmt.Message, 0, slab.First(len(p.s)))
 	p.parts = slab.New(slab.First(len(p.s)))
@@ -209,7 +210,7 @@ func (p *parser) data(pos int) (int, error) {
 		p.text.add(raw, start, true)
 		return next, nil
 	}
-	seg := strings.ReplaceAll(raw, "\r\n", "\n")
+	seg := lines.CRLFToLF(raw)
 	if end < len(p.s) {
 		seg = strings.TrimSuffix(seg, "\r")
 	}

@@ -80,6 +80,45 @@ func ToLF(s string) string {
 	}
 }
 
+// CRLFToLF returns s with every CRLF turned into LF; a lone CR stays.
+// Without a CRLF it returns s itself, allocating nothing.
+func CRLFToLF(s string) string {
+	if !strings.Contains(s, "\r\n") {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s))
+	for { // as ToLF, a stretch at a time
+		i := strings.IndexByte(s, '\r')
+		if i < 0 {
+			sb.WriteString(s)
+			return sb.String()
+		}
+		if i+1 < len(s) && s[i+1] == '\n' {
+			sb.WriteString(s[:i])
+		} else {
+			sb.WriteString(s[:i+1])
+		}
+		s = s[i+1:]
+	}
+}
+
+// CountCR returns how many CRs s holds, and how many of them begin a
+// CRLF: one pass, a CR at a time.
+func CountCR(s string) (cr, crlf int) {
+	for {
+		i := strings.IndexByte(s, '\r')
+		if i < 0 {
+			return cr, crlf
+		}
+		cr++
+		if i+1 < len(s) && s[i+1] == '\n' {
+			crlf++
+		}
+		s = s[i+1:]
+	}
+}
+
 // First returns s up to its first LF (all of s without one).
 func First(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -43,12 +43,19 @@ func TestToLF(t *testing.T) {
 	if got := ToLF("a\r\nb\rc\n\r"); got != "a\nb\nc\n\n" {
 		t.Errorf("ToLF = %q", got)
 	}
-	// Every string of up to 7 bytes of CR, LF and x: as a byte at a time.
+	// Every string of up to 7 bytes of CR, LF and x: as strings.Replace
+	// and strings.Count give it (ToLF, CRLFToLF and CountCR).
 	var each func(s string)
 	each = func(s string) {
 		want := strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 		if got := ToLF(s); got != want {
 			t.Fatalf("ToLF(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := CRLFToLF(s), strings.ReplaceAll(s, "\r\n", "\n"); got != want {
+			t.Fatalf("CRLFToLF(%q) = %q, want %q", s, got, want)
+		}
+		if cr, crlf := CountCR(s); cr != strings.Count(s, "\r") || crlf != strings.Count(s, "\r\n") {
+			t.Fatalf("CountCR(%q) = %d, %d", s, cr, crlf)
 		}
 		if len(s) < 7 {
 			for _, c := range []string{"\r", "\n", "x"} {
