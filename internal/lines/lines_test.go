@@ -166,6 +166,30 @@ func TestCounter(t *testing.T) {
 	}
 }
 
+// Counter gives what Position gives on every string of up to 7 bytes of
+// CR, LF and x, at increasing offsets (its fast path) and after one
+// going back.
+func TestCounterProperty(t *testing.T) {
+	var each func(src string)
+	each = func(src string) {
+		for step := 1; step <= 3; step++ {
+			c := NewCounter([]byte(src))
+			for off := 0; off <= len(src)+1; off += step {
+				l1, c1 := Position([]byte(src), off)
+				if l2, c2 := c.Position(off); l1 != l2 || c1 != c2 {
+					t.Fatalf("%q at %d (step %d): Counter %d:%d, Position %d:%d", src, off, step, l2, c2, l1, c1)
+				}
+			}
+		}
+		if len(src) < 7 {
+			for _, b := range []string{"\r", "\n", "x"} {
+				each(src + b)
+			}
+		}
+	}
+	each("")
+}
+
 func TestLineLF(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
