@@ -50,6 +50,10 @@ func BenchmarkSettings(b *testing.B) {
 // one-line messages (Short) and of 4 KB messages (Long).
 func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }
 
+// BenchmarkFloorVariants: the floor of 8 MB of short messages with a
+// smaller model, without the copy, and with both (README, Speed).
+func BenchmarkFloorVariants(b *testing.B) { thisFormat.BenchFloorVariants(b) }
+
 // A file of short messages costs a bounded number of allocations, not
 // some for each message.
 func TestParseAllocs(t *testing.T) { thisFormat.CheckAllocs(t, 16) }

@@ -8,14 +8,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"runtime"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/corpus"
-	"github.com/promptfmt/promptfmt/internal/slab"
 )
 
 // Format is a format package's two functions.
@@ -163,64 +159,6 @@ func (f Format) BenchShapes(b *testing.B) {
 		b.Run(shape.name+"/Floor", func(b *testing.B) { BenchFloor(b, src, n) })
 		b.Run(shape.name+"/Parse", func(b *testing.B) { f.BenchParse(b, src) })
 		b.Run(shape.name+"/Write", func(b *testing.B) { f.BenchWrite(b, shape.doc(ShapeSize)) })
-	}
-}
-
-// BenchCopySplit is the floor without the model: one copy of src, its
-// UTF-8 check and one pass finding every line, no message made. What a
-// parse that keeps texts as substrings of one copy cannot go below
-// whatever its model.
-func BenchCopySplit(b *testing.B, src []byte) {
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s := string(src)
-		if !utf8.ValidString(s) {
-			b.Fatal("invalid UTF-8")
-		}
-		n := 0
-		for pos := 0; pos < len(s); n++ {
-			i := strings.IndexByte(s[pos:], '\n')
-			if i < 0 {
-				break
-			}
-			pos += i + 1
-		}
-		runtime.KeepAlive(n)
-	}
-}
-
-// BenchFloor is what a minimal parse of src, a file of n messages of one
-// text part each, into the model costs: one pass that finds the lines,
-// one copy of the source (texts are cut from it), its UTF-8 check, and n
-// messages (in one list) and n parts (from internal/slab's arrays)
-// allocated and written as the lines go by. A parser's share of the line
-// split can pass the floor's only by finding fewer lines than all.
-func BenchFloor(b *testing.B, src []byte, n int) {
-	per := max(corpus.CountLines(src)/max(n, 1), 1) // lines a message
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		s := string(src)
-		if !utf8.ValidString(s) {
-			b.Fatal("invalid UTF-8")
-		}
-		msgs := make([]promptfmt.Message, 0, n)
-		var parts slab.Parts
-		line := 0
-		for pos := 0; pos < len(s); {
-			i := strings.IndexByte(s[pos:], '\n')
-			if i < 0 {
-				i = len(s) - pos
-			}
-			if line++; line%per == 0 && len(msgs) < n {
-				msgs = msgs[:len(msgs)+1]
-				m := &msgs[len(msgs)-1]
-				m.Role, m.Content, m.Line = "user", parts.Text(s[pos:pos+i]), line
-			}
-			pos += i + 1
-		}
-		runtime.KeepAlive(msgs)
 	}
 }
 
