@@ -95,3 +95,6 @@ func BenchmarkShapes(b *testing.B) { thisFormat.BenchShapes(b) }
 // A file of short messages costs a bounded number of allocations, not
 // some for each message.
 func TestParseAllocs(t *testing.T) { thisFormat.CheckAllocs(t, 16) }
+
+// TestWriteAllocs: writing short messages allocates per 512 messages, not per message.
+func TestWriteAllocs(t *testing.T) { thisFormat.CheckWriteAllocs(t, 16) }

@@ -162,6 +162,28 @@ func (f Format) BenchShapes(b *testing.B) {
 	}
 }
 
+// CheckWriteAllocs asserts the same of f's writer: writing a megabyte
+// of corpus.Short costs one allocation for every 512 messages, plus
+// fixed, not one or more for each message (a concatenation, a list
+// grown by append, a message made to check the file against).
+func (f Format) CheckWriteAllocs(t *testing.T, fixed int) {
+	t.Helper()
+	doc := corpus.Short(1 << 20)
+	var buf bytes.Buffer
+	if err := f.Write(&buf, doc); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		buf.Reset()
+		if err := f.Write(&buf, doc); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if want := float64(len(doc.Messages)/512 + fixed); allocs > want {
+		t.Errorf("%v allocations to write %d short messages, want at most %v", allocs, len(doc.Messages), want)
+	}
+}
+
 // CheckAllocs asserts a design property of f's parser: a file of short
 // messages costs a bounded number of allocations, not one or more for
 // each message (messages are written into one list, parts cut from shared
