@@ -135,8 +135,21 @@ var (
 	mediaArg = regexp.MustCompile(`(url|contentType)=(?:"([^"]*)"|'([^']*)')`)
 )
 
-// roles maps a role marker's name to the model's role.
-var roles = map[string]string{"user": "user", "model": "assistant", "system": "system", "tool": "tool"}
+// roleOf is the model's role of a Dotprompt role name ("model" is
+// "assistant"); ok is false for a name that is none.
+func roleOf(name string) (role string, ok bool) {
+	switch name {
+	case "user":
+		return "user", true
+	case "model":
+		return "assistant", true
+	case "system":
+		return "system", true
+	case "tool":
+		return "tool", true
+	}
+	return "", false
+}
 
 // messages splits src[body:end] at its top-level role markers and media
 // tags (those outside any block); everything else is template text. A
@@ -228,7 +241,7 @@ func messages(src []byte, body, end int, record bool) ([]promptfmt.Message, *lay
 		}
 		tildeOpen, tildeClose := s[t.start+2] == '~', s[t.end-3] == '~'
 		if name, ok := roleName(inner); ok {
-			role, ok := roles[name]
+			role, ok := roleOf(name)
 			if !ok {
 				e := diag.Errorf(format, src, t.start, "unknown role %q", name)
 				e.Hint = `the roles are "system", "user", "model" and "tool"`
