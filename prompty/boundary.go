@@ -99,40 +99,34 @@ func roleWord[T string | []byte](line T, end int) (col, start, stop int) {
 	return col, start, i
 }
 
-// plainMarker reads a boundary line without attributes ("user:",
-// "# Assistant :"), the common one, from the bytes the line search has
-// just read: what parseMarkerIn(line, sent) returns of it, told without
-// reading the copy texts are cut from (which has left the cache by
-// then). ok is false for every other line, marker or not.
-func plainMarker(line []byte) (role string, col int, ok bool) {
+// lineRole reads the first word of a line from the bytes the line search
+// has just read, not from the copy texts are cut from (which has left the
+// cache by then): role is the role it names, or "" (then the line is no
+// boundary and no warning: what parseMarkerIn asks first), col the
+// offset of the line's first non-blank byte; plain says the line is that
+// word and ':' alone ("user:", "# Assistant :"), the common boundary, of
+// which parseMarkerIn would say no more (no attributes).
+func lineRole(line []byte) (role string, col int, plain bool) {
 	end := len(line)
 	for end > 0 && isBlank(line[end-1]) {
 		end--
 	}
-	if end == 0 || line[end-1] != ':' {
-		return "", 0, false
+	col, start, stop := roleWord(line, end)
+	if stop-start > 9 { // no role is longer than 9 letters
+		return "", col, false
 	}
-	col, start, i := roleWord(line, end)
-	stop := i
+	role = roleOf(string(line[start:stop])) // so few bytes, not escaping: not allocated
+	i := stop
 	for i < end-1 && isBlank(line[i]) {
 		i++
 	}
-	if i != end-1 || stop-start > 9 { // no role is longer than 9 letters
-		return "", 0, false
-	}
-	role = roleOf(string(line[start:stop])) // so few bytes, not escaping: not allocated
-	return role, col, role != ""
+	return role, col, role != "" && i == end-1 && line[i] == ':'
 }
 
-// mayName reports whether the first word of line is a role: what
-// parseMarkerIn asks of a line before it can be a boundary or a warning.
-// It reads the bytes the line search has just read, not the copy of them
-// that texts are cut from, which has left the cache by then.
+// mayName reports whether the first word of line is a role (lineRole).
 func mayName(line []byte) bool {
-	_, start, stop := roleWord(line, len(line))
-	// No role is longer than 9 letters; the conversion of so few bytes,
-	// which do not escape, is not allocated.
-	return stop-start <= 9 && roleOf(string(line[start:stop])) != ""
+	role, _, _ := lineRole(line)
+	return role != ""
 }
 
 // roleOf returns the role word spells, in lower case, or "": the roles a

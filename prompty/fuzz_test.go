@@ -178,23 +178,27 @@ func FuzzMayName(f *testing.F) {
 	})
 }
 
-// FuzzPlainMarker: a line plainMarker reads is the boundary parseMarkerIn
-// reads, in either mode, with no attributes; and a boundary without
-// attributes is one plainMarker reads.
-func FuzzPlainMarker(f *testing.F) {
-	for _, s := range []string{"user:", "  # Assistant :", "system[name=x]:", "tool[:", "users:", "That:", "developer[] :", "\tUSER\v:", "#:", "user: x", "user::", "# # user:", "assistantassistant:"} {
+// FuzzLineRole: a line lineRole reads as plain is the boundary
+// parseMarkerIn reads, in either mode, with no attributes; a boundary
+// without attributes is plain to it; and the role it reads is the
+// boundary's (what mayName answers: FuzzMayName).
+func FuzzLineRole(f *testing.F) {
+	for _, s := range []string{"user:", "  # Assistant :", "system[name=x]:", "tool[:", "users:", "That:", "developer[] :", "\tUSER\v:", "#:", "user: x", "user::", "# # user:", "assistantassistant:", "user", ":"} {
 		f.Add(s)
 	}
 	sent := newSentinels("n0nce")
 	f.Fuzz(func(t *testing.T, line string) {
-		role, col, ok := plainMarker([]byte(line))
+		role, col, plain := lineRole([]byte(line))
 		for _, s := range []*sentinels{nil, sent} {
 			m, isMarker, bad := parseMarkerIn(line, s)
-			if ok && (!isMarker || bad != "" || m.role != role || m.col != col || len(m.attrs) > 0) {
-				t.Fatalf("plainMarker(%q) = %q, %d; parseMarkerIn gives %+v, %v, %q", line, role, col, m, isMarker, bad)
+			if plain && (!isMarker || bad != "" || m.role != role || m.col != col || len(m.attrs) > 0) {
+				t.Fatalf("lineRole(%q) = %q, %d, plain; parseMarkerIn gives %+v, %v, %q", line, role, col, m, isMarker, bad)
 			}
-			if !ok && isMarker && len(m.attrs) == 0 && !strings.Contains(line, "[") {
-				t.Fatalf("plainMarker(%q) is false, but parseMarkerIn reads the boundary %+v", line, m)
+			if !plain && isMarker && len(m.attrs) == 0 && !strings.Contains(line, "[") {
+				t.Fatalf("lineRole(%q) is not plain, but parseMarkerIn reads the boundary %+v", line, m)
+			}
+			if isMarker && m.role != role {
+				t.Fatalf("lineRole(%q) = %q, but parseMarkerIn reads the role %q", line, role, m.role)
 			}
 		}
 	})

@@ -98,13 +98,12 @@ func parseBodyText(doc *promptfmt.Document, src []byte, text string, body int, c
 			break
 		}
 		s, e, next = body+s, body+e, body+next
-		var m marker
-		if role, col, ok := plainMarker(src[s:e]); ok {
-			m.role, m.col = role, col
-		} else {
-			if !mayName(src[s:e]) {
-				continue
-			}
+		role, col, plain := lineRole(src[s:e])
+		if role == "" {
+			continue
+		}
+		m := marker{role: role, col: col}
+		if !plain {
 			var isMarker bool
 			var bad string
 			m, isMarker, bad = parseMarkerIn(text[s:e], cfg.sent)
