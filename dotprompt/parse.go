@@ -444,8 +444,8 @@ type layout struct {
 
 // crlf reports whether every line of the file read ends in CRLF.
 func (l *layout) crlf() bool {
-	n := strings.Count(l.src, "\n")
-	return n > 0 && strings.Count(l.src, "\r\n") == n
+	_, crlf := lines.CountCR(l.src)
+	return crlf > 0 && crlf == strings.Count(l.src, "\n")
 }
 
 // strip is a text read beside a marker that strips white space: left for

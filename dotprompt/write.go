@@ -14,20 +14,12 @@ import (
 	"github.com/promptfmt/promptfmt/internal/lines"
 	"github.com/promptfmt/promptfmt/internal/picoschema"
 	"github.com/promptfmt/promptfmt/internal/promptkind"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/promptfmt/promptfmt/internal/yamlmeta"
 )
 
-// markers maps the model's roles to Dotprompt's role markers.
-var markers = map[string]string{"user": "user", "assistant": "model", "system": "system", "tool": "tool"}
-
-// roleTags are the markers' tags, made once.
-var roleTags = func() map[string]string {
-	tags := make(map[string]string, len(markers))
-	for role, marker := range markers {
-		tags[role] = `role "` + marker + `"`
-	}
-	return tags
-}()
+// roleTags are the tags of Dotprompt's role markers, by the model's role.
+var roleTags = map[string]string{"user": `role "user"`, "assistant": `role "model"`, "system": `role "system"`, "tool": `role "tool"`}
 
 // A front matter key that makes a .prompt file PromptCritical's: writing
 // one would make the file read as a promptfile.
@@ -92,17 +84,10 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	// says the file is Dotprompt's and the trimming of the body cannot
 	// take its leading white space.
 	bare := frontMatter && promptkind.Of([]byte(b.String())) == promptkind.Dotprompt
-	n, size := 0, b.Len()
-	for i := range doc.Messages {
-		n += 1 + len(doc.Messages[i].Content)
-		for _, p := range doc.Messages[i].Content {
-			size += len(p.Value) + 24 // the tags around it
-		}
-	}
-	b.Grow(size)
+	b.Grow(slab.Size(doc.Messages, 24)) // {{~role "model"~}} and its line breaks
 	var (
-		items           = make([]item, 0, n)
-		escaped, source bool // text was escaped; source text was written
+		items           = make([]item, 0, 2*len(doc.Messages)) // a marker and a text each, mostly
+		escaped, source bool                                   // text was escaped; source text was written
 	)
 	for i := range doc.Messages {
 		m := &doc.Messages[i]

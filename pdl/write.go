@@ -14,6 +14,7 @@ import (
 
 	"github.com/promptfmt/promptfmt"
 	"github.com/promptfmt/promptfmt/internal/abbrev"
+	"github.com/promptfmt/promptfmt/internal/slab"
 	"github.com/promptfmt/promptfmt/internal/tmpl"
 	"github.com/promptfmt/promptfmt/pdl/schema"
 )
@@ -57,8 +58,8 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		return e
 	}
 	var b bytes.Buffer
-	b.Grow(writtenSize(doc.Messages))
-	turn := func(role, body string) { // piece by piece: a concatenation would copy the body once more
+	b.Grow(slab.Size(doc.Messages, 24)) // "<|assistant|>" and its line breaks
+	turn := func(role, body string) {   // piece by piece: a concatenation would copy the body once more
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
@@ -135,19 +136,6 @@ func write(doc *promptfmt.Document) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-// writtenSize is about what write writes of msgs: their texts and turn
-// separators (escapes and images' data URLs grow it further).
-func writtenSize(msgs []promptfmt.Message) int {
-	n := 0
-	for i := range msgs {
-		n += len(msgs[i].Role) + 8
-		for _, p := range msgs[i].Content {
-			n += len(p.Value)
-		}
-	}
-	return n
 }
 
 const crIssue = "text with a carriage return (PDL reads it as a line break)"

@@ -72,7 +72,7 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	written := make([]promptfmt.Message, 0, len(doc.Messages))
 	var want []promptfmt.Message
 	parts := slab.New(len(doc.Messages)) // both lists' one-part contents
-	b.Grow(writtenSize(doc.Messages))
+	b.Grow(slab.Size(doc.Messages, 16))  // "assistant:" and its line breaks
 	for i := range doc.Messages {
 		m := &doc.Messages[i]
 		fail := func(t promptfmt.Thing, what string, args ...any) *promptfmt.UnsupportedError {
@@ -132,19 +132,6 @@ func Write(w io.Writer, doc *promptfmt.Document, opts ...promptfmt.Option) error
 	}
 	_, err := io.WriteString(w, out)
 	return err
-}
-
-// writtenSize is about what Write writes of msgs: their roles, texts and
-// line breaks (attributes and escapes grow it further).
-func writtenSize(msgs []promptfmt.Message) int {
-	n := 0
-	for i := range msgs {
-		n += len(msgs[i].Role) + 4
-		for _, p := range msgs[i].Content {
-			n += len(p.Value)
-		}
-	}
-	return n
 }
 
 // readsBack checks that Parse reads out as the messages written: a last

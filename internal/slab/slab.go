@@ -2,7 +2,8 @@
 // arrays, and grows message lists in place, so that a parser does not
 // allocate, or copy a whole struct, once for each message: a file of short
 // messages would otherwise spend most of its parse, and a good share of
-// its memory, in one tiny allocation per message.
+// its memory, in one tiny allocation per message. Writers size their
+// output once with Size, for the same reason.
 //
 // Decision: parts and messages are written field by field where they lie,
 // never built on the stack and copied in. A copy of a struct that holds
@@ -84,4 +85,18 @@ func grow(n, at, size int) int {
 		c = max(c, min(n+(size-at)/4, rate+rate/8+16))
 	}
 	return c
+}
+
+// Size is about what writing msgs takes: every part's value, and per
+// bytes of syntax around each message. A writer grows its buffer to it
+// first, so that the buffer is not grown, and copied, as it fills.
+func Size(msgs []promptfmt.Message, per int) int {
+	n := 0
+	for i := range msgs {
+		n += per
+		for _, p := range msgs[i].Content {
+			n += len(p.Value)
+		}
+	}
+	return n
 }

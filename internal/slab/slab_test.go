@@ -87,3 +87,13 @@ func TestNextRate(t *testing.T) {
 		t.Errorf("grow(100, 1, 1000) = %d, over one message for every 4 bytes left", got)
 	}
 }
+
+func TestSize(t *testing.T) {
+	msgs := []promptfmt.Message{promptfmt.NewMessage("user", "hello"), {Role: "assistant", Content: []promptfmt.ContentPart{promptfmt.Text("ab"), {Kind: promptfmt.KindImage, Value: "AAAA"}}}}
+	if got := Size(msgs, 10); got != 5+2+4+2*10 {
+		t.Errorf("Size = %d, want 31", got)
+	}
+	if got := Size(nil, 10); got != 0 {
+		t.Errorf("Size(nil) = %d", got)
+	}
+}
